@@ -1,0 +1,52 @@
+"Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
+import filecmp, shutil, subprocess, sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+SRC = ['settings.ini', 'setup.py', 'nbs', 'aerial_nb']
+
+
+@pytest.fixture(scope='module')
+def copy(tmp_path_factory):
+    "A scratch copy of the project, so the checks never touch the working tree."
+    dst = tmp_path_factory.mktemp('proj')
+    for name in SRC:
+        src = ROOT/name
+        if src.is_dir(): shutil.copytree(src, dst/name, ignore=shutil.ignore_patterns('__pycache__', '_proc', '.ipynb_checkpoints'))
+        else: shutil.copy(src, dst/name)
+    return dst
+
+
+def _run(cmd, cwd):
+    return subprocess.run([sys.executable, '-c', f'from nbdev.{cmd[0]} import {cmd[1]}; {cmd[1]}()'],
+                          cwd=cwd, capture_output=True, text=True, check=True)
+
+
+def _diff(a: Path, b: Path, pattern: str):
+    "Names of files matching `pattern` that differ or exist on one side only."
+    names = {p.relative_to(a) for p in a.glob(pattern)} | {p.relative_to(b) for p in b.glob(pattern)}
+    return sorted(str(n) for n in names if not ((a/n).exists() and (b/n).exists() and filecmp.cmp(a/n, b/n, shallow=False)))
+
+
+def test_export_reproduces_library(copy):
+    shutil.rmtree(copy/'aerial_nb')
+    _run(('doclinks', 'nbdev_export'), copy)
+    assert _diff(ROOT/'aerial_nb', copy/'aerial_nb', '**/*.py') == [], 'run nbdev_export: aerial_nb/ is out of sync with nbs/'
+
+
+def test_notebooks_are_clean(copy):
+    _run(('clean', 'nbdev_clean'), copy)
+    assert _diff(ROOT/'nbs', copy/'nbs', '*.ipynb') == [], 'run nbdev_clean: these notebooks are not clean'
+
+
+def test_docs_preprocess(copy):
+    "nbdev's docs preprocessing (what `nbdev_docs` hands to Quarto) runs offline on every notebook."
+    # `proc_nbs` itself, not `nbdev_proc_nbs`: the latter tries to download and install Quarto first.
+    subprocess.run([sys.executable, '-c', 'from nbdev.quarto import refresh_quarto_yml, proc_nbs; refresh_quarto_yml(); proc_nbs(n_workers=0)'],
+                   cwd=copy, capture_output=True, text=True, check=True)
+    proc = copy/'_proc'
+    nbs = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
+    assert nbs and all((proc/n).exists() for n in nbs)
+    assert (proc/'_quarto.yml').exists() and (proc/'sidebar.yml').exists()
