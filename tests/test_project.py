@@ -1,5 +1,5 @@
 "Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
-import filecmp, shutil, subprocess, sys
+import filecmp, os, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
@@ -19,9 +19,14 @@ def copy(tmp_path_factory):
     return dst
 
 
+def _env():
+    "The environment without IN_TEST: nbdev's runner sets it in this process, and nbdev_export does nothing under it."
+    return {k: v for k, v in os.environ.items() if k != 'IN_TEST'}
+
+
 def _run(cmd, cwd):
     return subprocess.run([sys.executable, '-c', f'from nbdev.{cmd[0]} import {cmd[1]}; {cmd[1]}()'],
-                          cwd=cwd, capture_output=True, text=True, check=True)
+                          cwd=cwd, capture_output=True, text=True, check=True, env=_env())
 
 
 def _diff(a: Path, b: Path, pattern: str):
@@ -45,8 +50,15 @@ def test_docs_preprocess(copy):
     "nbdev's docs preprocessing (what `nbdev_docs` hands to Quarto) runs offline on every notebook."
     # `proc_nbs` itself, not `nbdev_proc_nbs`: the latter tries to download and install Quarto first.
     subprocess.run([sys.executable, '-c', 'from nbdev.quarto import refresh_quarto_yml, proc_nbs; refresh_quarto_yml(); proc_nbs(n_workers=0)'],
-                   cwd=copy, capture_output=True, text=True, check=True)
+                   cwd=copy, capture_output=True, text=True, check=True, env=_env())
     proc = copy/'_proc'
     nbs = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
     assert nbs and all((proc/n).exists() for n in nbs)
     assert (proc/'_quarto.yml').exists() and (proc/'sidebar.yml').exists()
+
+
+def test_readme_is_index():
+    "README.md is generated from nbs/index.ipynb (`python tools/readme.py`), never edited apart from it."
+    sys.path.insert(0, str(ROOT/'tools'))
+    from readme import render
+    assert (ROOT/'README.md').read_text(encoding='utf-8') == render(), 'run python tools/readme.py'
