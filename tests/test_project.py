@@ -61,4 +61,6 @@ def test_readme_is_index():
     "README.md is generated from nbs/index.ipynb (`python tools/readme.py`), never edited apart from it."
     sys.path.insert(0, str(ROOT/'tools'))
     from readme import render
-    assert (ROOT/'README.md').read_text(encoding='utf-8') == render(), 'run python tools/readme.py'
+    text, images = render()
+    assert (ROOT/'README.md').read_text(encoding='utf-8') == text, 'run python tools/readme.py'
+    assert images and all((ROOT/name).read_bytes() == png for name, png in images.items()), 'run python tools/readme.py'

@@ -1,10 +1,11 @@
 """Render `nbs/index.ipynb` as `README.md` without Quarto (nbdev's own `nbdev_readme` needs it).
 
 Usage: `python tools/readme.py` writes README.md; the test suite checks README.md matches.
-Markdown cells are copied, visible code cells become ```python blocks, and their text outputs
-(`text/plain`, or stream text) follow in plain ``` blocks. Cells with `#| hide` are left out.
+Markdown cells are copied, visible code cells become ```python blocks, their images are written to
+`images/readme-N.png` and linked, and their other outputs (`text/plain`, or stream text) follow in
+plain ``` blocks. Cells with `#| hide` are left out.
 """
-import json, re
+import base64, json, re
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
@@ -13,23 +14,32 @@ ROOT = Path(__file__).parents[1]
 def _hidden(src: str) -> bool: return bool(re.search(r'^#\|\s*hide\s*$', src, re.M))
 
 
-def _output(o: dict) -> str:
-    if o.get('output_type') == 'stream': return ''.join(o['text'])
-    return ''.join(o.get('data', {}).get('text/plain', ''))
+def _output(o: dict, images: dict) -> str:
+    if o.get('output_type') == 'stream': return '```\n' + ''.join(o['text']).rstrip() + '\n```'
+    data = o.get('data', {})
+    if 'image/png' in data:
+        name = f'images/readme-{len(images) + 1}.png'
+        images[name] = base64.b64decode(''.join(data['image/png']))
+        return f'![]({name})'
+    text = ''.join(data.get('text/plain', '')).rstrip()
+    return f'```\n{text}\n```' if text else ''
 
 
-def render(nb_path=ROOT/'nbs'/'index.ipynb') -> str:
-    "The README text for the notebook at `nb_path`."
-    parts = []
+def render(nb_path=ROOT/'nbs'/'index.ipynb') -> tuple:
+    "The README text for the notebook at `nb_path`, and the images it links (path -> PNG bytes)."
+    parts, images = [], {}
     for cell in json.loads(Path(nb_path).read_text(encoding='utf-8'))['cells']:
         src = ''.join(cell['source']).strip()
         if not src or _hidden(src): continue
         if cell['cell_type'] == 'markdown': parts.append(src); continue
         code = '\n'.join(l for l in src.splitlines() if not l.startswith('#|'))
         parts.append(f'```python\n{code}\n```')
-        outs = [_output(o).rstrip() for o in cell.get('outputs', [])]
-        parts += [f'```\n{t}\n```' for t in outs if t]
-    return '\n\n'.join(parts) + '\n'
+        parts += [t for t in (_output(o, images) for o in cell.get('outputs', [])) if t]
+    return '\n\n'.join(parts) + '\n', images
 
 
-if __name__ == '__main__': (ROOT/'README.md').write_text(render(), encoding='utf-8')
+if __name__ == '__main__':
+    text, images = render()
+    for old in (ROOT/'images').glob('readme-*.png'): old.unlink()
+    for name, png in images.items(): (ROOT/name).parent.mkdir(exist_ok=True); (ROOT/name).write_bytes(png)
+    (ROOT/'README.md').write_text(text, encoding='utf-8')
