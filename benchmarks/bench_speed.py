@@ -7,9 +7,9 @@ A comparison, not a test. Baselines are not dependencies of aerial_nb (install t
 Everything runs in one process with torch limited to one thread, so the ratios compare like with like.
 Each neural time is the best of `--repeat` runs with the same seed; the exhaustive miners run once.
 
-- aerial_nb: `encode` the table, `train` (default training length), `extract_rules` (a=2, τa=0.5,
-  τc=0.8) and `rule_metrics` (all twelve metrics of every rule).
-- pyaerial 1.1.0: `model.train(table)` and `rule_extraction.generate_rules(model)` with its defaults
+- aerial_nb: `encode` and `train` (default training length) make the train column; `extract_rules`
+  (a=2, τa=0.5, τc=0.8) and `rule_metrics` (all twelve metrics of every rule) the extract column.
+- pyaerial 1.1.0: `model.train(table)` (train) and `rule_extraction.generate_rules(model)` (extract) with its defaults
   (same thresholds; it computes support, confidence and Zhang's metric per rule, and by default keeps
   only rules whose exact confidence reaches 0.8). It gets the same table, numeric columns already in
   aerial_nb's bins, so both see the same items.
@@ -33,11 +33,13 @@ from aerial_nb.quality import rule_metrics, rule_set_summary
 
 
 def best_of(f, repeat):
-    "Smallest wall time of `repeat` calls, and the last result."
-    times = []
+    "Wall time, result and phase times (train, extract) of the fastest of `repeat` calls of `f(phases)`."
+    best = None
     for _ in range(repeat):
-        t0 = time.perf_counter(); out = f(); times.append(time.perf_counter() - t0)
-    return min(times), out
+        phases = {}
+        t0 = time.perf_counter(); out = f(phases); t = time.perf_counter() - t0
+        if best is None or t < best[0]: best = (t, out, phases)
+    return best
 
 
 def labelled(X, enc):
@@ -48,10 +50,14 @@ def labelled(X, enc):
     return pd.DataFrame(labels[items], columns=enc.features)
 
 
-def aerial_nb_run(df):
+def aerial_nb_run(df, phases):
+    t0 = time.perf_counter()
     enc, X = encode(df)
-    rules = extract_rules(train(X, enc, seed=0, progress=False))
+    model = train(X, enc, seed=0, progress=False)
+    t1 = time.perf_counter()
+    rules = extract_rules(model)
     rule_metrics(X, rules.ante, rules.cons)
+    phases.update(train=t1 - t0, extract=time.perf_counter() - t1)
     return rules.ante, rules.cons
 
 
@@ -63,9 +69,13 @@ def to_indices(enc, pairs, width=2):
     return ante, np.array([index[c] for _, c in pairs], np.int64)
 
 
-def pyaerial_run(table):
+def pyaerial_run(table, phases):
     from aerial import model, rule_extraction
-    out = rule_extraction.generate_rules(model.train(table, show_progress=False))
+    t0 = time.perf_counter()
+    trained = model.train(table, show_progress=False)
+    t1 = time.perf_counter()
+    out = rule_extraction.generate_rules(trained)
+    phases.update(train=t1 - t0, extract=time.perf_counter() - t1)
     name = lambda d: f"{d['feature']}={d['value']}"
     return [([name(a) for a in r['antecedents']], name(r['consequent'])) for r in out['rules']]
 
@@ -103,34 +113,36 @@ def main():
         aerial.setup_logging(logging.WARNING)        # its progress messages are INFO
     print(f'torch {torch.__version__} (1 thread), {pa or "pyaerial not installed"}, best of {args.repeat} runs for the neural methods\n')
     warm = pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq'), 'c': list('uvvu')})
-    aerial_nb_run(warm)
-    if pa: pyaerial_run(warm)
+    aerial_nb_run(warm, {})
+    if pa: pyaerial_run(warm, {})
 
-    head = f'{"dataset":22s} {"method":18s} {"seconds":>9s} {"rules":>8s} {"conf.":>6s} {"cov.":>6s} {"vs aerial_nb":>13s}'
+    head = (f'{"dataset":22s} {"method":18s} {"train s":>8s} {"extract s":>9s} {"total s":>8s} {"rules":>8s} {"conf.":>6s} '
+            f'{"cov.":>6s} {"vs aerial_nb":>13s}')
     print(head); print('-' * len(head))
     ratios = {}
     for name in args.datasets:
         df = load_uci(name, drop_class=True)
         enc, X = encode(df)
-        t_ours, (ante, cons) = best_of(lambda: aerial_nb_run(df), args.repeat)
-        rows = [('aerial_nb', t_ours, scored(X, ante, cons))]
+        t_ours, (ante, cons), ph = best_of(lambda ph: aerial_nb_run(df, ph), args.repeat)
+        rows = [('aerial_nb', t_ours, ph, scored(X, ante, cons))]
         support = rule_set_summary(X, ante, cons)['support']
         min_count = int(np.ceil(len(X) * support / 2))
         if pa:
             table = labelled(X, enc)
-            t_pa, pairs = best_of(lambda: pyaerial_run(table), args.repeat)
-            rows.append((pa, t_pa, scored(X, *to_indices(enc, pairs))))
+            t_pa, pairs, ph = best_of(lambda ph: pyaerial_run(table, ph), args.repeat)
+            rows.append((pa, t_pa, ph, scored(X, *to_indices(enc, pairs))))
             ratios[name] = t_pa / t_ours
-        t_mx, r = best_of(lambda: mlxtend_run(X, min_count), 1)
-        rows.append(('mlxtend FP-Growth', t_mx, scored(X, *to_indices(enc, [([enc.items[i] for i in a], enc.items[next(iter(c))])
+        t_mx, r, _ = best_of(lambda ph: mlxtend_run(X, min_count), 1)
+        rows.append(('mlxtend FP-Growth', t_mx, {}, scored(X, *to_indices(enc, [([enc.items[i] for i in a], enc.items[next(iter(c))])
                                                                          for a, c in zip(r.antecedents, r.consequents)]))))
         try:
             tracts = [tuple(np.flatnonzero(row).tolist()) for row in X]
-            t_fim, r = best_of(lambda: pyfim_run(tracts, min_count), 1)
-            rows.append(('pyfim FP-Growth', t_fim, scored(X, *to_indices(enc, [([enc.items[i] for i in b], enc.items[h]) for h, b, _ in r]))))
+            t_fim, r, _ = best_of(lambda ph: pyfim_run(tracts, min_count), 1)
+            rows.append(('pyfim FP-Growth', t_fim, {}, scored(X, *to_indices(enc, [([enc.items[i] for i in b], enc.items[h]) for h, b, _ in r]))))
         except ImportError: print('  (pyfim not installed)')
-        for method, t, (n_rules, conf, cov) in rows:
-            print(f'{name:22s} {method:18s} {t:9.3f} {n_rules:8d} {conf:6.3f} {cov:6.3f} {t / t_ours:12.1f}x')
+        for method, t, ph, (n_rules, conf, cov) in rows:
+            tr, ex = (f'{ph[k]:8.3f}' if k in ph else f'{"":8s}' for k in ('train', 'extract'))
+            print(f'{name:22s} {method:18s} {tr} {ex} {t:9.3f} {n_rules:8d} {conf:6.3f} {cov:6.3f} {t / t_ours:12.1f}x')
         print(f'{"":22s} (FP-Growth at min support {min_count}/{len(X)} = {min_count / len(X):.3f})')
     if ratios:
         print('\npyaerial / aerial_nb time: ' + ', '.join(f'{k} {v:.1f}x' for k, v in ratios.items()))
