@@ -17,7 +17,7 @@ from torch import nn
 from .encoding import Encoder, encode, load_uci, UCI_DATASETS
 from .autoencoder import train
 from .extraction import extract_rules
-from .quality import item_bits, itemset_counts, rule_set_summary, coverage, _at_least, _fraction, _rule_keys
+from .quality import item_bits, itemset_counts, rule_set_summary, coverage, _at_least, _fraction, _mean, _rule_keys
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -185,10 +185,6 @@ def mine_niaarm(
     return *(_index_sets(s, max(map(len, s), default=1)) for s in sides), seconds
 
 # %% ../nbs/05_evaluation.ipynb #f2b2cbed
-def _mean(x) -> float:
-    x = np.asarray(x, float)
-    return float(np.nanmean(x)) if (~np.isnan(x)).any() else float('nan')
-
 def score_rules(
     X,     # (n, D) one-hot table
     ante,  # (r, a) antecedent items padded with -1
