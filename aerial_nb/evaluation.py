@@ -17,7 +17,7 @@ from torch import nn
 from .encoding import Encoder, encode, load_uci, UCI_DATASETS
 from .autoencoder import train
 from .extraction import extract_rules
-from .quality import item_bits, itemset_counts, rule_set_summary, coverage, _at_least, _fraction, _mean, _rule_keys
+from .quality import item_bits, itemset_counts, rule_metrics, rule_set_summary, coverage, _at_least, _fraction, _mean, _rule_keys
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -452,7 +452,6 @@ def _best_of(f, repeat: int) -> tuple:
     return best
 
 def _aerial_nb_timed(df, phases) -> tuple:
-    from aerial_nb.quality import rule_metrics
     t0 = time.perf_counter()
     enc, X = encode(df)
     model = train(X, enc, seed=0, progress=False)
