@@ -395,10 +395,12 @@ def _version(p: str) -> str:
     try: return metadata.version(p)
     except metadata.PackageNotFoundError: return None
 
-def machine_info() -> dict:
+def machine_info(
+    packages=None,  # package names to record (default: this chapter's)
+) -> dict:
     "Where a result was measured: OS, CPU, cores, Python and the versions of the packages involved."
     return dict(platform=platform.platform(), processor=platform.processor() or platform.machine(), cpus=os.cpu_count(),
-                python=platform.python_version(), packages={p: _version(p) for p in _PACKAGES})
+                python=platform.python_version(), packages={p: _version(p) for p in packages or _PACKAGES})
 
 def _markdown(t: pd.DataFrame, digits: int = 3) -> str:
     "A DataFrame as a GitHub markdown table (index included)."
