@@ -4,7 +4,7 @@ Cells flagged with a test flag from `settings.ini` (`tst_flags`, e.g. `#| slow`)
 `--flags slow` (or the environment variable `AERIAL_NB_TEST_FLAGS="slow"`) asks for them;
 `#| eval: false` cells never run.
 """
-import os
+import json, os
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,26 @@ def pytest_addoption(parser):
 def pytest_collect_file(parent, file_path):
     if file_path.suffix == '.ipynb' and file_path.parent.name == 'nbs' and not file_path.name.startswith('_'):
         return NotebookFile.from_parent(parent, path=file_path)
+
+
+def _flagged_cells(path: Path, flags: list) -> int:
+    "How many code cells of a notebook carry one of `flags` (e.g. `#| slow`)."
+    cells = json.loads(path.read_text(encoding='utf-8'))['cells']
+    return sum(c['cell_type'] == 'code' and any(f'#| {f}' in ''.join(c['source']) for f in flags) for c in cells)
+
+
+def pytest_collection_modifyitems(config, items):
+    "With forced flags, the notebooks with the most flagged cells come first: under `-n 2` the two longest start at once."
+    flags = config.getoption('--flags').split()
+    if flags: items.sort(key=lambda i: _flagged_cells(i.path, flags) if isinstance(i, NotebookItem) else 0, reverse=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    "Under pytest-xdist (`-n`), hand out whole files in collection order, so the longest notebooks go to different workers."
+    from xdist.scheduler import LoadScopeScheduling
+    config.option.loadscopereorder = False    # xdist would otherwise put the file with the most tests first
+    return LoadScopeScheduling(config, log)
 
 
 class NotebookFile(pytest.File):
