@@ -443,6 +443,11 @@ def plot_sweep(
     return fig
 
 # %% ../nbs/06_classification.ipynb #8d554146
+def _write_json(path: Path, doc: dict) -> Path:
+    "Write a results document as indented JSON; numpy scalars become Python numbers."
+    path.write_text(json.dumps(doc, indent=1, default=lambda o: o.item() if hasattr(o, 'item') else str(o)))
+    return path
+
 def write_sweep(
     sweep: pd.DataFrame,      # `support_sweep` rows with a `dataset` column
     out_dir='nbs/results',    # folder for support_sweep.json and support_sweep.md
@@ -452,7 +457,7 @@ def write_sweep(
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     doc = {'experiment': 'FP-Growth support sweep (paper Appendix E)', 'note': note, 'folds': int(sweep.fold.nunique()),
            'machine': machine_info(_PACKAGES), 'folds_detail': sweep.to_dict('records')}
-    j = out_dir / 'support_sweep.json'; j.write_text(json.dumps(doc, indent=1, default=lambda o: o.item() if hasattr(o, 'item') else str(o)))
+    j = _write_json(out_dir / 'support_sweep.json', doc)
     t = sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False).agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'),
                                                                                   time_s=('time_s', 'mean'))
     lines = ['# FP-Growth support sweep (Appendix E)\n', note + '\n' if note else '',
@@ -476,7 +481,7 @@ def write_results(
            'settings': results.attrs.get('settings', SETTINGS), 'machine': machine_info(_PACKAGES),
            'table4': flat.reset_index().to_dict('records'), 'targets': tg.reset_index().to_dict('records'),
            'folds_detail': results.to_dict('records')}
-    j = out_dir / 'classification.json'; j.write_text(json.dumps(doc, indent=1, default=lambda o: o.item() if hasattr(o, 'item') else str(o)))
+    j = _write_json(out_dir / 'classification.json', doc)
     fmt = lambda r, m: f"{r[(m, 'patterns')]:.0f} | {r[(m, 'accuracy')]:.2f} ± {r[(m, 'accuracy_sd')]:.2f} | {r[(m, 'time_s')]:.2f}"
     lines = [f'# Classification (Table 4)\n', note + '\n' if note else '', f"{doc['folds']}-fold stratified cross-validation. "
              f"Machine and versions: {doc['machine']}.\n", f"Settings: `{json.dumps(doc['settings'])}`\n",
