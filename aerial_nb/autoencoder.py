@@ -185,12 +185,11 @@ def train(
     X = X.to(device)
     bar = tqdm(total=models * s['epochs'] * math.ceil(len(X) / int(s['batch_size'])), desc='training', disable=not progress, leave=False)
     nets, histories = [], []
-    with cpu_threads(int(s['batch_size']) * encoder.n_items if device.type == 'cpu' else 1 << 30):
+    with bar, cpu_threads(int(s['batch_size']) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         for i in range(models):
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(seed + i)
                 nets.append(AutoEncoder(encoder.sizes, s['layers']).to(device))
             histories.append(_fit(X, nets[-1], s, seed + i, bar))
-    bar.close()
     net = (nets[0] if models == 1 else Ensemble(nets)).eval()
     return Model(net, encoder, np.mean(histories, 0).tolist(), s)

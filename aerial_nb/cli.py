@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, csv, io, json, math, os, shutil, sys, tempfile, time, traceback
+import argparse, csv, io, json, math, os, shutil, stat, sys, tempfile, time, traceback
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +17,8 @@ from .extraction import extract_rules, verify
 from .variants import class_rules, frequent_itemsets, top_k
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'InputError', 'read_table', 'save_model', 'load_model', 'build_parser', 'write_frame', 'main',
-           'cli']
+__all__ = ['FORMAT', 'VERSION', 'MODEL_FILES', 'InputError', 'read_table', 'check_model_dir', 'save_model', 'load_model',
+           'build_parser', 'check_out', 'write_frame', 'main', 'cli']
 
 # %% ../nbs/08_cli.ipynb #f007c37b
 class InputError(ValueError):
@@ -63,21 +63,67 @@ def read_table(
 
 # %% ../nbs/08_cli.ipynb #14351ed4
 FORMAT, VERSION = 'aerial_nb-model', 1
+MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
-def save_model(model: Model, path) -> Path:
-    "Save `model` (weights as safetensors, encoder and settings as JSON) to the directory `path`."
-    from safetensors.torch import save_file
+def _umask() -> int:
+    mask = os.umask(0o022); os.umask(mask); return mask
+
+def _writable(folder: Path, what: str):
+    "Refuse a folder that is missing or where no file can be created (read-only, no permission)."
+    if not folder.is_dir(): raise InputError(f'{what}: the folder {folder} does not exist')
+    try: fd, name = tempfile.mkstemp(dir=folder, prefix='.aerial-check-'); os.close(fd); os.unlink(name)
+    except OSError as e: raise InputError(f'{what}: cannot write in {folder} ({e.strerror})') from None
+
+def check_model_dir(
+    path,                        # where a model is to be saved
+    option: str = '--save-model' # the option's name, for the error message
+) -> Path:                       # the path, when saving there loses nothing
+    "Refuse any model folder whose replacement could lose a file; run before any work."
     path = Path(path)
-    if path.exists() and not (path/'model.json').exists(): raise InputError(f'{path} exists and is not a saved model; not overwriting it')
+    if path.is_symlink(): raise InputError(f'{option} {path} is a symbolic link; give a real folder')
+    full, here = path.resolve(), Path.cwd().resolve()
+    if full == here or full in here.parents: raise InputError(f'{option} {path} is the current folder or holds it; save to a new folder')
+    if path.exists():
+        if not path.is_dir(): raise InputError(f'{option} {path} exists and is not a folder')
+        other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
+        if other: raise InputError(f'{option} {path} holds files that are not a saved model ({", ".join(other[:3])}); not overwriting it')
+        try: ours = json.loads((path/'model.json').read_text()).get('format') == FORMAT
+        except (OSError, ValueError, AttributeError): ours = False
+        if not ours: raise InputError(f'{option} {path} exists and is not a saved aerial_nb model; not overwriting it')
+    _writable(full.parent, option)
+    return path
+
+# %% ../nbs/08_cli.ipynb #66c38fdb
+def _stage_model(model: Model, path: Path) -> Path:
+    "Write `model` into a new temporary folder beside `path`; return that folder."
+    from safetensors.torch import save_file
     models = len(model.net.nets) if isinstance(model.net, Ensemble) else 1
     meta = dict(format=FORMAT, version=VERSION, encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
                 models=models, settings=model.settings, history=model.history)
-    tmp = Path(tempfile.mkdtemp(dir=path.parent if path.parent.exists() else None, prefix='.aerial-'))
+    tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
     try:
         save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()}, str(tmp/'weights.safetensors'))
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
-        if path.exists(): shutil.rmtree(path)
-        shutil.move(str(tmp), str(path))
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~_umask())
+    except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
+    return tmp
+
+def _put_dir(tmp: Path, path: Path):
+    "Rename the folder `tmp` to `path`; an earlier saved model there is moved aside, then its files removed."
+    if not path.exists(): return os.rename(tmp, path)
+    old = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-old-')); os.rmdir(old)
+    os.rename(path, old)
+    try: os.rename(tmp, path)
+    except BaseException: os.rename(old, path); raise
+    for name in MODEL_FILES:
+        if (old/name).exists(): os.unlink(old/name)
+    os.rmdir(old)
+
+def save_model(model: Model, path) -> Path:
+    "Save `model` (weights as safetensors, encoder and settings as JSON) to the folder `path`, losing no file."
+    path = check_model_dir(path, 'path')
+    tmp = _stage_model(model, path)
+    try: _put_dir(tmp, path)
     finally: shutil.rmtree(tmp, ignore_errors=True)
     return path
 
@@ -174,27 +220,41 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../nbs/08_cli.ipynb #24bf38e8
-def _check_out(path) -> Path:
+def check_out(
+    path,                  # where a result is to be written
+    option: str = '--out', # the option's name, for the error message
+    data: str = None,      # the input table's path, which must not be overwritten
+) -> Path:
+    "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is the input."
     path = Path(path)
-    if path.suffix.lower() not in ('.csv', '.json', '.parquet'): raise InputError(f'--out must end in .csv, .json or .parquet, got {path.name}')
-    if not path.parent.exists(): raise InputError(f'the folder of {path} does not exist')
+    if path.suffix.lower() not in ('.csv', '.json', '.parquet'): raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
+    if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
+    if data and path.exists() and Path(data).exists() and os.path.samefile(path, data):
+        raise InputError(f'{option} {path} is the input table; writing the rules there would overwrite the data')
+    _writable(path.absolute().parent, option)
     return path
+
+def _stage_frame(df: pd.DataFrame, path: Path) -> Path:
+    "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
+    kind, out = path.suffix.lower(), df.copy()
+    for c in ('antecedents', 'consequents', 'itemsets'):
+        if c in out: out[c] = [sorted(s) for s in out[c]]
+    fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
+    os.close(fd)
+    try:
+        if kind == '.csv': out.assign(**{c: out[c].map(json.dumps) for c in ('antecedents', 'consequents', 'itemsets') if c in out}).to_csv(tmp, index=False)
+        elif kind == '.json': out.to_json(tmp, orient='records', indent=1)
+        else: out.to_parquet(tmp, index=False)
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask())
+    except BaseException: os.unlink(tmp); raise
+    return Path(tmp)
 
 def write_frame(df: pd.DataFrame, path) -> Path:
     "Write `df` to `path` (.csv, .json or .parquet) via a temporary file and a rename; item sets become lists."
-    path, kind = _check_out(path), Path(path).suffix.lower()
-    out = df.copy()
-    for c in ('antecedents', 'consequents', 'itemsets'):
-        if c in out: out[c] = [sorted(s) for s in out[c]]
-    fd, tmpname = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix=kind)
-    os.close(fd)
-    try:
-        if kind == '.csv': out.assign(**{c: out[c].map(json.dumps) for c in ('antecedents', 'consequents', 'itemsets') if c in out}).to_csv(tmpname, index=False)
-        elif kind == '.json': out.to_json(tmpname, orient='records', indent=1)
-        else: out.to_parquet(tmpname, index=False)
-        os.replace(tmpname, path)
-    finally:
-        if os.path.exists(tmpname): os.unlink(tmpname)
+    path = check_out(path, 'path')
+    tmp = _stage_frame(df, path)
+    try: os.replace(tmp, path)
+    finally: tmp.unlink(missing_ok=True)
     return path
 
 # %% ../nbs/08_cli.ipynb #5d4a98f6
@@ -206,8 +266,26 @@ def _info(a) -> dict:
                          '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
     return out
 
+def _check_outputs(a):
+    "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
+    data = None if a.data == 'demo' or a.data.startswith('uci:') else a.data
+    out = check_out(a.out, '--out', data) if a.out else None
+    folder = check_model_dir(a.save_model) if getattr(a, 'save_model', None) else None
+    if out and folder and folder.resolve() in out.absolute().parents:
+        raise InputError(f'--out {a.out} lies inside the --save-model folder {a.save_model}')
+
+def _write(a, frame: pd.DataFrame, model: Model = None):
+    "Write --out (and --save-model) once every one is ready: a failure while writing replaces nothing."
+    staged = []
+    try:
+        if a.out: staged.append((_stage_frame(frame, Path(a.out)), Path(a.out)))
+        if model is not None and a.save_model: staged.append((_stage_model(model, Path(a.save_model)), Path(a.save_model)))
+        for tmp, path in staged: (_put_dir if tmp.is_dir() else os.replace)(tmp, path)
+    finally:
+        for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
+
 def _train(a) -> tuple:
-    if a.out: _check_out(a.out)                                   # fail before the work, not after
+    _check_outputs(a)
     enc, X = encode(read_table(a.data, a.data_dir), drop=a.drop)
     t0 = time.perf_counter()
     model = train(X, enc, layers=a.layers, epochs=a.epochs, batch_size=a.batch_size, models=a.models, seed=a.seed, device=a.device, progress=not a.quiet)
@@ -224,8 +302,7 @@ def _mine(a) -> dict:
     if a.top_k: rules = top_k(rules, a.top_k)
     frame = rules.to_frame(X)
     out = dict(rows=len(X), categories=enc.n_items, **rules.summary(X), train_s=train_s, extract_s=rules.params['extract_s'])
-    if a.out: write_frame(frame, a.out)
-    if a.save_model: save_model(model, a.save_model)
+    _write(a, frame, model)
     if not a.json:
         show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
         print(f"{out['rules']} rules (the 20 shortest and most confident below; --out writes all) from {out['rows']} rows ({out['categories']} categories); "
@@ -242,7 +319,7 @@ def _itemsets(a) -> dict:
     sets = frequent_itemsets(model, a.max_length, a.tau_i, X=X)
     out = dict(rows=len(X), categories=model.encoder.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
                train_s=train_s, extract_s=time.perf_counter() - t0)
-    if a.out: write_frame(sets, a.out)
+    _write(a, sets)
     if not a.json:
         print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
         for _, r in sets.sort_values('support', ascending=False).head(20).iterrows(): print(f"  {', '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
@@ -291,7 +368,7 @@ def _jsonable(o):
 
 # %% ../nbs/08_cli.ipynb #f20cb965
 def main(argv: list = None) -> int:
-    "Entry point of `aerial-nb`; returns the exit code (0 ok, 2 input error, 1 unexpected failure)."
+    "Entry point of `aerial-nb`; returns the exit code (0 ok, 2 input error, 1 unexpected failure, 130 interrupted)."
     ap = build_parser()
     try: a = ap.parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
@@ -300,6 +377,9 @@ def main(argv: list = None) -> int:
         if getattr(a, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
         sys.stdout.flush()
         return 0
+    except KeyboardInterrupt:                             # Ctrl-C: temporary files are gone, nothing was replaced
+        print(f'aerial-nb {a.command}: interrupted', file=sys.stderr)
+        return 130
     except BrokenPipeError:                               # the reader stopped early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
