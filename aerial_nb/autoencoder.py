@@ -17,8 +17,8 @@ from tqdm import tqdm
 from .encoding import Encoder
 
 # %% auto #0
-__all__ = ['STEPS_TIMES_WIDTH', 'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble',
-           'Model', 'train']
+__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'MAX_STEPS', 'CYCLE', 'feature_softmax', 'AutoEncoder', 'aerial_loss',
+           'default_training', 'cpu_threads', 'Ensemble', 'Model', 'masked_rows', 'train']
 
 # %% ../nbs/02_autoencoder.ipynb #01b4fabe
 def feature_softmax(
@@ -135,6 +135,7 @@ class Model:
 
 # %% ../nbs/02_autoencoder.ipynb #fb521d57
 def _check_X(X, enc: Encoder) -> torch.Tensor:
+    if not isinstance(enc, Encoder): raise TypeError(f'expected an Encoder (from `encode`), got {type(enc).__name__}')
     X = torch.as_tensor(np.asarray(X, dtype=np.float32))
     if X.ndim != 2 or X.shape[1] != enc.n_items:
         raise ValueError(f'X must be (rows, {enc.n_items}) for this encoder, got {tuple(X.shape)}')
@@ -143,7 +144,7 @@ def _check_X(X, enc: Encoder) -> torch.Tensor:
     return X
 
 def _fit(X, net, s: dict, seed: int, bar) -> list:
-    "Train `net` in place on the rows `X` (already on its device); the loss of every step."
+    "Train `net` in place on the rows `X` (already on its device), as the paper does; the loss of every step."
     device = X.device
     gen = torch.Generator(device='cpu').manual_seed(seed)
     opt = torch.optim.Adam(net.parameters(), lr=s['lr'], weight_decay=s['weight_decay'], fused=device.type in ('cpu', 'cuda') or None)
@@ -160,36 +161,164 @@ def _fit(X, net, s: dict, seed: int, bar) -> list:
             bar.update(); bar.set_postfix(loss=f'{history[-1]:.4f}')
     return history
 
-def train(
-    X,                        # (n, D) one-hot matrix from `encoder.transform`
-    encoder: Encoder,         # the encoder that made X
-    layers: int = None,       # encoder layers (default: `default_training`)
-    epochs: int = None,       # passes over the data (default: `default_training`)
-    batch_size: int = None,   # rows per gradient step (default: `default_training`)
-    lr: float = 5e-3,         # Adam learning rate (paper)
-    weight_decay: float = 2e-8, # Adam weight decay (paper)
-    noise: float = 0.5,       # training noise: uniform in [-noise, noise], then clipped to [0, 1]
-    seed: int = 0,            # seeds weights, shuffling and noise (member i of an ensemble uses seed + i)
-    models: int = 1,          # train this many models and average their outputs (`Ensemble`)
-    device: str = 'cpu',      # 'cpu', 'cuda', or any torch device
-    progress: bool = True,    # show a progress bar with the running loss (on stderr)
-) -> Model:
-    "Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the one-hot rows `X`."
-    X = _check_X(X, encoder)
-    s = {**default_training(*X.shape), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
-    for k, v in dict(epochs=s['epochs'], batch_size=s['batch_size'], models=models).items():
-        if int(v) != v or v < 1: raise ValueError(f'{k} must be a whole number of at least 1, got {v}')
-    if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
-    s = dict(s, lr=lr, weight_decay=weight_decay, noise=noise, seed=seed, models=int(models))
-    device = torch.device(device)
+# %% ../nbs/02_autoencoder.ipynb #f74bf186
+def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
+    "(n, k) int16 category index per feature of one-hot rows, -1 where a feature has no item."
+    r, c = torch.nonzero(X, as_tuple=True)
+    f = torch.as_tensor(enc.feature_of)[c]
+    codes = torch.full((len(X), len(enc)), -1, dtype=torch.int16)
+    codes[r, f] = (c - torch.as_tensor(enc.starts)[f]).to(torch.int16)
+    return codes
+
+def masked_rows(
+    codes: torch.Tensor,    # (b, k) category index per feature, -1 where unknown
+    net: AutoEncoder,       # the network the rows are for (its category counts)
+    observe: int,           # a row shows m features on average, m uniform in 0..observe
+    gen: torch.Generator,   # CPU generator for the masks
+) -> tuple:                 # (b, D) masked input, (b, D) clean one-hot rows
+    "Training rows that look like test vectors: a few features shown, the others uniform."
+    b, k, dev = len(codes), net.n_features, net.sizes.device
+    codes = codes.to(dev, torch.long)
+    starts = torch.cumsum(net.sizes, 0) - net.sizes
+    y = torch.zeros(b, net.n_items + 1, device=dev)
+    y.scatter_(1, torch.where(codes >= 0, codes + starts, net.n_items), 1.0)
+    y = y[:, :-1]
+    shown = torch.rand(b, k, generator=gen) * k < torch.randint(0, observe + 1, (b, 1), generator=gen)
+    shown = shown.to(dev) & (codes >= 0)
+    return torch.where(shown[:, net.feature_of], y, (1.0 / net.sizes.float())[net.feature_of]), y
+
+# %% ../nbs/02_autoencoder.ipynb #b2fe7523
+def _linears(net: AutoEncoder) -> list: return [m for m in [*net.encoder, *net.decoder] if isinstance(m, nn.Linear)]
+
+def _loss_grads(
+    layers: list,           # the network's Linear layers, input to output (tanh between them)
+    x: torch.Tensor,        # (b, D) input rows
+    y: torch.Tensor,        # (b, D) clean one-hot rows
+    blocks: torch.Tensor,   # (D, k) 0/1: column j belongs to feature i
+) -> tuple:                 # the loss, and the gradient of every weight and bias, in layer order
+    "Cross-entropy of each feature's softmax against `y`, and its gradients, computed by hand."
+    acts = [x]
+    for j, l in enumerate(layers):
+        z = torch.addmm(l.bias, acts[-1], l.weight.t())
+        acts.append(z.tanh() if j < len(layers) - 1 else z)
+    e = acts[-1].clamp(-30, 30).exp()                       # softmax per feature; logits this size need no shift
+    p = e / ((e @ blocks) @ blocks.t())
+    loss = -(y * p.clamp_min(1e-30).log()).sum() / len(y)
+    dz, grads = (p - y) / len(y), []
+    for j in range(len(layers) - 1, -1, -1):
+        grads = [dz.t() @ acts[j], dz.sum(0)] + grads
+        if j: dz = (dz @ layers[j].weight) * (1 - acts[j] * acts[j])
+    return loss, grads
+
+# %% ../nbs/02_autoencoder.ipynb #f4ea9313
+class _Adam:
+    "Adam with PyTorch's update rule (and weight decay added to the gradient), on a list of tensors."
+    def __init__(self, params: list, weight_decay: float = 0.0, betas=(0.9, 0.999), eps: float = 1e-8):
+        self.params, self.wd, (self.b1, self.b2), self.eps, self.t = params, weight_decay, betas, eps, 0
+        self.m, self.v = [torch.zeros_like(p) for p in params], [torch.zeros_like(p) for p in params]
+
+    def step(self, grads: list, lr: float):
+        self.t += 1
+        if self.wd: torch._foreach_add_(grads, self.params, alpha=self.wd)
+        torch._foreach_lerp_(self.m, grads, 1 - self.b1)
+        torch._foreach_mul_(self.v, self.b2); torch._foreach_addcmul_(self.v, grads, grads, value=1 - self.b2)
+        den = torch._foreach_sqrt(self.v)
+        torch._foreach_div_(den, math.sqrt(1 - self.b2 ** self.t)); torch._foreach_add_(den, self.eps)
+        torch._foreach_addcdiv_(self.params, self.m, den, value=-lr / (1 - self.b1 ** self.t))
+
+# %% ../nbs/02_autoencoder.ipynb #ad4b6e64
+STEPS, MAX_STEPS, CYCLE = 100, 1000, 25   # default length of `train`; the most with `until`; steps per cycle
+
+class _Member:
+    "One network trained for verified rules: its weights, Adam's state and its own random generator."
+    def __init__(self, enc: Encoder, layers: int, freq: torch.Tensor, seed: int, weight_decay: float, device):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.net = AutoEncoder(enc.sizes, layers).to(device)
+        self.layers = _linears(self.net)
+        with torch.no_grad(): self.layers[-1].bias.copy_(freq.clamp_min(1e-4).log())   # start at the marginals
+        params = [p for l in self.layers for p in (l.weight, l.bias)]
+        for p in params: p.requires_grad_(False)
+        self.adam, self.gen = _Adam(params, weight_decay), torch.Generator().manual_seed(seed)
+
+    def cycle(self, codes: torch.Tensor, s: dict, blocks: torch.Tensor, steps: int, bar) -> list:
+        "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
+        history = []
+        for i in range(steps):
+            rows = torch.randint(0, len(codes), (min(s['batch_size'], len(codes)),), generator=self.gen)
+            x, y = masked_rows(codes[rows], self.net, s['observe'], self.gen)
+            loss, grads = _loss_grads(self.layers, x, y, blocks)
+            self.adam.step(grads, s['lr'] * (1 - i / steps))
+            history.append(float(loss)); bar.update()
+        return history
+
+# %% ../nbs/02_autoencoder.ipynb #e21764ec
+def _whole(name: str, v, low: int = 1, high: int = None) -> int:
+    "`v` as an int when it is a whole number in low..high (not a bool, not text), else a ValueError naming `name`."
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low or (high is not None and v > high):
+        raise ValueError(f'{name} must be a whole number' + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
+    return int(v)
+
+def _train_paper(X, encoder, s: dict, models: int, device, progress: bool) -> Model:
     X = X.to(device)
     bar = tqdm(total=models * s['epochs'] * math.ceil(len(X) / int(s['batch_size'])), desc='training', disable=not progress, leave=False)
     nets, histories = [], []
     with bar, cpu_threads(int(s['batch_size']) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         for i in range(models):
             with torch.random.fork_rng(devices=[]):
-                torch.manual_seed(seed + i)
+                torch.manual_seed(s['seed'] + i)
                 nets.append(AutoEncoder(encoder.sizes, s['layers']).to(device))
-            histories.append(_fit(X, nets[-1], s, seed + i, bar))
-    net = (nets[0] if models == 1 else Ensemble(nets)).eval()
-    return Model(net, encoder, np.mean(histories, 0).tolist(), s)
+            histories.append(_fit(X, nets[-1], s, s['seed'] + i, bar))
+    return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
+
+def _train_verified(X, encoder, s: dict, until, device, progress: bool) -> Model:
+    codes = _codes_of(X, encoder)
+    items = (codes.long() + torch.as_tensor(encoder.starts[:-1]))[codes >= 0]
+    freq = (torch.bincount(items, minlength=encoder.n_items) / len(X)).to(device)
+    blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
+    blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
+    members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device) for i in range(s['models'])]
+    bar = tqdm(total=None if until else s['steps'], desc='training', unit='step', disable=not progress, leave=False)
+    history = []
+    with bar, cpu_threads(min(s['batch_size'], len(X)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
+        while True:
+            steps = min(CYCLE, s['steps'] - len(history))
+            history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
+            nets = [m.net.eval() for m in members]
+            model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))
+            if (until is not None and until(model)) or len(history) >= s['steps']: return model
+
+def train(
+    X,                        # (n, D) one-hot matrix from `encoder.transform`
+    encoder: Encoder,         # the encoder that made X
+    layers: int = None,       # encoder layers (default 1; paper: `default_training`)
+    epochs: int = None,       # passes over the data (default: `steps` decides; paper: `default_training`)
+    batch_size: int = None,   # rows per gradient step (default 256; paper: `default_training`)
+    lr: float = None,         # Adam's learning rate (default 1e-2 at the start of each cycle; paper 5e-3)
+    weight_decay: float = 2e-8, # Adam weight decay (paper)
+    noise: float = 0.5,       # paper: training noise uniform in [-noise, noise], then clipped to [0, 1]
+    seed: int = 0,            # seeds weights, batches and noise (member i of an ensemble uses seed + i)
+    models: int = 1,          # train this many models and average their outputs (`Ensemble`)
+    device: str = 'cpu',      # 'cpu', 'cuda', or any torch device
+    progress: bool = True,    # show a progress bar (on stderr)
+    paper: bool = False,      # train exactly as the paper does (uniform noise, BCE, `default_training`)
+    steps: int = None,        # gradient steps (default 100; with `until`, the most: 1,000)
+    until=None,               # called with the model after every cycle; training stops when it returns True
+    observe: int = 2,         # training rows show 0..observe features: the antecedent lengths asked about
+) -> Model:
+    "Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the one-hot rows `X`; `Model.settings` holds the arguments that repeat it."
+    X = _check_X(X, encoder)
+    models, seed = _whole('models', models), _whole('seed', seed, 0, 2**63 - 1)
+    for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size, steps=steps).items():
+        if v is not None: _whole(k, v)
+    if lr is not None and not (isinstance(lr, (int, float)) and lr > 0): raise ValueError(f'lr must be a positive number, got {lr!r}')
+    device = torch.device(device)
+    if paper:
+        if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
+        s = {**default_training(*X.shape), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
+        return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed, models=models, paper=True), models, device, progress)
+    batch = batch_size or 256
+    total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)
+    s = dict(paper=False, layers=layers or 1, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
+             observe=_whole('observe', observe, 0), seed=seed, models=models, steps=total)
+    return _train_verified(X, encoder, s, until, device, progress)

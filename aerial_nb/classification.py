@@ -15,7 +15,7 @@ import pandas as pd
 from .encoding import Encoder, encode, load_uci
 from .autoencoder import train
 from .variants import class_rules, frequent_itemsets
-from .quality import item_bits, itemset_counts, _and_rows, _full, _fraction, _at_least, _popcount as _pop
+from .quality import item_bits, itemset_counts, _and_rows, _full, fraction, at_least, _popcount as _pop
 from .evaluation import machine_info
 
 _PACKAGES = ['aerial_nb', 'torch', 'numpy', 'pandas', 'pyfim', 'imodels', 'scikit-learn']  # versions recorded with results
@@ -242,7 +242,7 @@ def fpgrowth_itemsets(
     "Frequent itemsets by FP-Growth (pyfim), in exact integer support."
     import fim                                                           # a baseline: imported only here
     X = np.asarray(X).astype(bool)
-    p, q = _fraction(min_support, 'min_support')
+    p, q = fraction(min_support, 'min_support')
     min_count = max(1, -(-p * len(X) // q))
     keep = np.zeros(X.shape[1], bool); keep[np.arange(X.shape[1]) if items is None else items] = True
     rows, cols = np.nonzero(X & keep)
@@ -269,7 +269,7 @@ def fpgrowth_class_rules(
     cls = sets[is_cls]
     ante = np.sort(np.where(is_cls | (sets < 0), np.iinfo(np.int64).max, sets), 1)[:, :max_antecedents]
     ante[ante == np.iinfo(np.int64).max] = -1
-    ok = _at_least(nAC, itemset_counts(X, ante), min_confidence, 'min_confidence')
+    ok = at_least(nAC, itemset_counts(X, ante), min_confidence, 'min_confidence')
     return ante[ok], np.searchsorted(class_items, cls[ok])
 
 # %% ../nbs/06_classification.ipynb #bfe9bf70
@@ -308,7 +308,7 @@ def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int) -> dict:
         for c in ('BRL', 'CORELS'): out[c] = _timed(lambda t: fpgrowth_itemsets(X, t, fp['max_length'], feat)[0], fp[c])
         return out
     ae = s['aerial']
-    model, t_train = _timed(train, X, enc, seed=seed, progress=False, **ae['train'])
+    model, t_train = _timed(train, X, enc, seed=seed, progress=False, paper=True, **ae['train'])
     R, t_r = _timed(class_rules, model, 'class', a, ae['tau_a'], ae['tau_c'])
     names = [enc.features[f] for f in np.unique(enc.feature_of[feat])]
     fi, t_i = _timed(frequent_itemsets, model, a, ae['tau_i'], items=names)
@@ -351,7 +351,7 @@ def evaluate_fold(
 def _warm_up(df: pd.DataFrame):
     "An untimed training step at the table's width: torch builds its CPU kernels for a new layer shape on first use."
     enc, X = encode(df.head(64))
-    train(X, enc, epochs=1, batch_size=16, progress=False)
+    train(X, enc, epochs=1, batch_size=16, progress=False, paper=True)
 
 def cross_validate(
     df: pd.DataFrame, folds: int = 10, settings: dict = None, target: str = 'class', seed: int = 0,

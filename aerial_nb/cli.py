@@ -288,7 +288,7 @@ def _train(a) -> tuple:
     _check_outputs(a)
     enc, X = encode(read_table(a.data, a.data_dir), drop=a.drop)
     t0 = time.perf_counter()
-    model = train(X, enc, layers=a.layers, epochs=a.epochs, batch_size=a.batch_size, models=a.models, seed=a.seed, device=a.device, progress=not a.quiet)
+    model = train(X, enc, layers=a.layers, epochs=a.epochs, batch_size=a.batch_size, models=a.models, seed=a.seed, device=a.device, progress=not a.quiet, paper=True)
     return model, X, time.perf_counter() - t0
 
 # %% ../nbs/08_cli.ipynb #d64f4039

@@ -17,7 +17,7 @@ from torch import nn
 from .encoding import Encoder, encode, load_uci, UCI_DATASETS
 from .autoencoder import train
 from .extraction import extract_rules
-from .quality import item_bits, itemset_counts, rule_metrics, rule_set_summary, coverage, _at_least, _fraction, _mean, _rule_keys
+from .quality import item_bits, itemset_counts, rule_metrics, rule_set_summary, coverage, at_least, fraction, _mean, rule_keys
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -38,7 +38,7 @@ def run_aerial(
 ) -> tuple:                    # ante (r, a), cons (r,), seconds (training + extraction)
     "Aerial+ as the paper times it: train the autoencoder, then extract rules."
     t0 = time.perf_counter()
-    rules = extract_rules(train(X, enc, seed=seed, progress=False, **train_options), max_antecedents, tau_a, tau_c)
+    rules = extract_rules(train(X, enc, seed=seed, progress=False, paper=True, **train_options), max_antecedents, tau_a, tau_c)
     return rules.ante, rules.cons, time.perf_counter() - t0
 
 # %% ../nbs/05_evaluation.ipynb #961daac1
@@ -64,7 +64,7 @@ def mine_exhaustive(
     "Every rule with one consequent meeting the thresholds, mined with mlxtend's FP-Growth or HMine."
     from mlxtend import frequent_patterns as fp
     if algorithm not in ('fpgrowth', 'hmine'): raise ValueError(f"algorithm must be 'fpgrowth' or 'hmine', got {algorithm!r}")
-    n, (p, q) = len(X), _fraction(min_support, 'min_support')
+    n, (p, q) = len(X), fraction(min_support, 'min_support')
     min_count = -(-p * n // q)
     frame = pd.DataFrame(np.asarray(X, bool))
     t0 = time.perf_counter()
@@ -77,7 +77,7 @@ def mine_exhaustive(
     ante = _index_sets(rules.antecedents, max_antecedents)
     cons = _index_sets(rules.consequents, 1)[:, 0]
     nA, nAC = _counts(X, ante, cons)
-    keep = _at_least(nAC, nA, min_confidence) & (nAC >= min_count)
+    keep = at_least(nAC, nA, min_confidence) & (nAC >= min_count)
     return ante[keep], cons[keep], seconds
 
 # %% ../nbs/05_evaluation.ipynb #f4c4e192
@@ -154,7 +154,7 @@ def mine_armae(
     ante, cons = ARMAE(X.shape[1], seed=seed, **options).fit(X).mine(rules_per_consequent, max_antecedents, likeness)
     seconds = time.perf_counter() - t0
     nAC = itemset_counts(X, np.column_stack([ante, cons]))
-    keep = _at_least(nAC, np.full(len(nAC), len(X)), min_support)
+    keep = at_least(nAC, np.full(len(nAC), len(X)), min_support)
     return ante[keep], cons[keep], seconds
 
 # %% ../nbs/05_evaluation.ipynb #f8a2823c
@@ -211,10 +211,10 @@ def agreement(
     "Precision and recall of rules against exhaustive rules mined beforehand."
     nA, nAC = _counts(X, ante, cons)
     width = max(np.shape(ante)[1], np.shape(truth_ante)[1])
-    keys = np.vstack([_rule_keys(np.asarray(ante), np.asarray(cons), width), _rule_keys(truth_ante, truth_cons, width)])
+    keys = np.vstack([rule_keys(np.asarray(ante), np.asarray(cons), width), rule_keys(truth_ante, truth_cons, width)])
     _, ids = np.unique(keys, axis=0, return_inverse=True)
     found = np.isin(ids[len(cons):], ids[:len(cons)]).sum()
-    return {'precision': _mean(_at_least(nAC, nA, min_confidence).astype(float)),
+    return {'precision': _mean(at_least(nAC, nA, min_confidence).astype(float)),
             'recall': found / len(truth_cons) if len(truth_cons) else float('nan')}
 
 # %% ../nbs/05_evaluation.ipynb #2a86a6d0
@@ -231,7 +231,7 @@ def one_thread():
 def _warm_up():
     "One tiny training run, so that the first timed run does not pay for torch's start-up."
     enc, X = encode(pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq')}))
-    extract_rules(train(X, enc, progress=False), max_antecedents=1)
+    extract_rules(train(X, enc, progress=False, paper=True), max_antecedents=1)
 
 # %% ../nbs/05_evaluation.ipynb #f10fcf33
 def _study_dataset(name, X, enc, seeds, methods, max_evals, log) -> list:
@@ -356,7 +356,7 @@ def threshold_sweep(
     rows = []
     for name in datasets or UCI_DATASETS:
         enc, X = encode(load_uci(name, data_dir, drop_class=True))
-        model = train(X, enc, seed=seed, progress=False)
+        model = train(X, enc, seed=seed, progress=False, paper=True)
         grid = [('tau_a', ta, 0.8) for ta in tau_a] + [('tau_c', TAU_A_FOR_TAU_C.get(name, 0.5), tc) for tc in tau_c]
         for sweep, ta, tc in grid:
             r = extract_rules(model, 2, ta, tc)
@@ -456,7 +456,7 @@ def _best_of(f, repeat: int) -> tuple:
 def _aerial_nb_timed(df, phases) -> tuple:
     t0 = time.perf_counter()
     enc, X = encode(df)
-    model = train(X, enc, seed=0, progress=False)
+    model = train(X, enc, seed=0, progress=False, paper=True)
     t1 = time.perf_counter()
     rules = extract_rules(model)
     rule_metrics(X, rules.ante, rules.cons)

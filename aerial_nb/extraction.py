@@ -11,12 +11,13 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .encoding import Encoder, encode
-from .autoencoder import Model, cpu_threads, train
+from .encoding import Encoder
+from .autoencoder import Model, cpu_threads
 from .quality import rule_metrics, rule_set_summary, rules_to_frame
 
 # %% auto #0
-__all__ = ['test_vectors', 'next_candidates', 'probe', 'Rules', 'extract_rules', 'verify', 'mine']
+__all__ = ['SUMMARY_PARAMS', 'test_vectors', 'next_candidates', 'outputs', 'probe', 'Rules', 'check_tau', 'check_model',
+           'check_depth', 'walk', 'pad_sets', 'extract_rules', 'verify']
 
 # %% ../nbs/03_extraction.ipynb #14eec03b
 def test_vectors(
@@ -54,6 +55,20 @@ def next_candidates(
     return cand
 
 # %% ../nbs/03_extraction.ipynb #7d78f71a
+def outputs(
+    model: Model,
+    cand: np.ndarray,          # (m, l) item sets to mark
+    memory_mb: float = 256,    # bound on the working memory of one chunk
+):                             # yields (start, (c, l) marked sets, (c, D) outputs, (c, D) mask of the marked features' columns)
+    "Mark each candidate set in a test vector and run the model, a chunk of test vectors at a time."
+    D, dev = model.encoder.n_items, model.device
+    chunk = max(1, int(memory_mb * 2**20 // (D * 4 * 6)))
+    with torch.inference_mode(), cpu_threads(min(len(cand), chunk) * D if dev.type == 'cpu' else 1 << 30):
+        for i in range(0, len(cand), chunk):
+            c = torch.as_tensor(cand[i:i + chunk], device=dev)
+            v, in_marked = test_vectors(model, c)
+            yield i, c, model.net(v), in_marked
+
 def probe(
     model: Model,
     cand: np.ndarray,          # (m, l) item sets to mark
@@ -64,19 +79,14 @@ def probe(
 ) -> tuple:                    # ante_prob (m,), passes (m,), rule_set (r,), rule_cons (r,), cons_prob (r,)
     "Mark each candidate set in a test vector, run the model, apply the τa and τc checks."
     D, dev = model.encoder.n_items, model.device
-    chunk = max(1, int(memory_mb * 2**20 // (D * 4 * 6)))
     allowed = torch.ones(D, dtype=torch.bool, device=dev) if consequents is None else torch.as_tensor(consequents, device=dev)
     ante_prob, sets, cons, cprob = [], [], [], []
-    with torch.inference_mode(), cpu_threads(min(len(cand), chunk) * D if dev.type == 'cpu' else 1 << 30):
-        for i in range(0, len(cand), chunk):
-            c = torch.as_tensor(cand[i:i + chunk], device=dev)
-            v, in_marked = test_vectors(model, c)
-            p = model.net(v)
-            a = p.gather(1, c).min(1).values
-            ante_prob.append(a.cpu())
-            if tau_c is None: continue
-            r, j = torch.nonzero((p > tau_c) & ~in_marked & allowed & (a >= tau_a)[:, None], as_tuple=True)
-            sets.append(r.cpu() + i); cons.append(j.cpu()); cprob.append(p[r, j].cpu())
+    for i, c, p, in_marked in outputs(model, cand, memory_mb):
+        a = p.gather(1, c).min(1).values
+        ante_prob.append(a.cpu())
+        if tau_c is None: continue
+        r, j = torch.nonzero((p > tau_c) & ~in_marked & allowed & (a >= tau_a)[:, None], as_tuple=True)
+        sets.append(r.cpu() + i); cons.append(j.cpu()); cprob.append(p[r, j].cpu())
     ante_prob = torch.cat(ante_prob).numpy() if ante_prob else np.zeros(0, np.float32)
     cat = lambda xs, dt: torch.cat(xs).numpy().astype(dt) if xs else np.zeros(0, dt)
     return ante_prob, ante_prob >= tau_a, cat(sets, np.int64), cat(cons, np.int64), cat(cprob, np.float32)
@@ -99,23 +109,29 @@ class Rules:
         return [self.encoder.items[i] for i in self.ante[row] if i >= 0]
 
 # %% ../nbs/03_extraction.ipynb #2463985a
-def _check_tau(**taus):
+def check_tau(**taus):
+    "Refuse similarity thresholds outside (0, 1), naming the one at fault (`check_tau(tau_a=0.5)`)."
     for k, t in taus.items():
         if t is not None and not (isinstance(t, (int, float)) and 0 < t < 1): raise ValueError(f'{k} must be in (0, 1), got {t!r}')
 
-def _check_model(model: Model):
+def check_model(model: Model):
+    "Refuse anything but a trained `Model`."
     if not isinstance(model, Model): raise TypeError(f'expected a trained Model (from `train`), got {type(model).__name__}')
     if not model.history: raise ValueError('the model is untrained')
 
-def _check_depth(model: Model, max_antecedents: int):
-    _check_model(model)
+def check_depth(
+    model: Model,          # a trained model
+    max_antecedents: int,  # the longest antecedent asked for
+):
+    "Refuse a model of one feature and an antecedent length that leaves no feature for the consequent."
+    check_model(model)
     k = len(model.encoder.features)
     if k < 2: raise ValueError(f'rules need at least two features, one for the antecedent and one for the consequent; the table has {k}')
-    if not (isinstance(max_antecedents, (int, np.integer)) and 1 <= max_antecedents < k):
+    if not (isinstance(max_antecedents, (int, np.integer)) and not isinstance(max_antecedents, bool) and 1 <= max_antecedents < k):
         raise ValueError(f'max_antecedents must be between 1 and {k - 1} (the features left for a consequent), got {max_antecedents!r}')
 
 # %% ../nbs/03_extraction.ipynb #cdc1c9e6
-def _levels(
+def walk(
     model: Model,
     singles: np.ndarray,       # (s,) items that may be marked
     depth: int,                # largest set size
@@ -134,7 +150,11 @@ def _levels(
         if level == 1: singles = cand[:, 0]
 
 # %% ../nbs/03_extraction.ipynb #dfa2c08b
-def _pad(sets: list, width: int) -> np.ndarray:
+def pad_sets(
+    sets: list,      # (m_i, l_i) int64 item sets of different sizes
+    width: int,      # the widest l_i, or more
+) -> np.ndarray:     # (Σ m_i, width), each row padded with -1
+    "Item sets of several sizes as one array, padded with -1."
     return np.concatenate([np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1) for s in sets]) if sets else np.zeros((0, width), np.int64)
 
 def extract_rules(
@@ -147,20 +167,16 @@ def extract_rules(
     memory_mb: float = 256,    # working-memory bound for a chunk of test vectors
 ) -> Rules:
     "Algorithm 1 (and 3, with constraints): rules A → c with |A| ≤ max_antecedents, read from the model."
-    _check_tau(tau_a=tau_a, tau_c=tau_c); _check_depth(model, max_antecedents)
+    check_tau(tau_a=tau_a, tau_c=tau_c); check_depth(model, max_antecedents)
     enc, t0 = model.encoder, time.perf_counter()
     singles = np.arange(enc.n_items) if antecedents is None else enc.item_index(antecedents, features=True)
     allowed = None
     if consequents is not None: allowed = np.zeros(enc.n_items, bool); allowed[enc.item_index(consequents, features=True)] = True
-    out = [(c[rs], rc, ap[rs], cp) for c, (ap, ok, rs, rc, cp) in _levels(model, singles, max_antecedents, tau_a, tau_c, allowed, memory_mb)]
-    ante = _pad([o[0] for o in out], max_antecedents)
+    out = [(c[rs], rc, ap[rs], cp) for c, (ap, ok, rs, rc, cp) in walk(model, singles, max_antecedents, tau_a, tau_c, allowed, memory_mb)]
+    ante = pad_sets([o[0] for o in out], max_antecedents)
     cons, aprob, cprob = (np.concatenate([o[i] for o in out]) for i in (1, 2, 3))
     return Rules(enc, ante, cons, aprob, cprob, dict(max_antecedents=max_antecedents, tau_a=tau_a, tau_c=tau_c,
                                                      extract_s=time.perf_counter() - t0))
-
-# %% ../nbs/03_extraction.ipynb #11ccdfd6
-def _keys(r: Rules) -> set:
-    return {(tuple(a[a >= 0]), c) for a, c in zip(r.ante, r.cons)}
 
 # %% ../nbs/03_extraction.ipynb #55598dc0
 def verify(
@@ -171,7 +187,7 @@ def verify(
     tau_c: float = 0.8,
 ) -> dict:                 # antecedent_prob, consequent_prob, holds
     "The model's verdict on the rule `antecedent → consequent`, from a single forward pass."
-    _check_tau(tau_a=tau_a, tau_c=tau_c)
+    check_tau(tau_a=tau_a, tau_c=tau_c)
     enc = model.encoder
     a = enc.item_index(antecedent)
     c = enc.item_index(consequent)
@@ -193,33 +209,11 @@ def _to_frame(self: Rules,
     return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
         ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
 
+SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s')   # what an extraction reports beside the rules
+
 def _summary(self: Rules, X) -> dict:
-    "Rule count, average support, confidence and lift, and data coverage (Table 3's columns)."
-    return rule_set_summary(X, self.ante, self.cons)
+    "Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); what the extraction counted."
+    return dict(rows=len(X), categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
+                **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})
 
 Rules.to_frame, Rules.summary = _to_frame, _summary
-
-# %% ../nbs/03_extraction.ipynb #d8debb8f
-def mine(
-    df: pd.DataFrame,          # the table
-    max_antecedents: int = 2,  # a
-    tau_a: float = 0.5,        # antecedent similarity threshold
-    tau_c: float = 0.8,        # consequent similarity threshold
-    drop: list = None,         # columns to leave out
-    seed: int = 0,             # seeds training (same seed, same rules)
-    device: str = 'cpu',       # torch device for training and extraction
-    progress: bool = False,    # progress bar while training
-    encoder_options: dict = None, # passed to `Encoder.fit` (bins, binning, edges, drop_constant, ...)
-    **train_options,           # passed to `train` (layers, epochs, batch_size, models, noise, ...)
-) -> pd.DataFrame:             # rules with exact metrics; `attrs['summary']` holds the Table 3 numbers
-    "Encode `df`, train Aerial+'s autoencoder, extract rules and score them exactly."
-    _check_tau(tau_a=tau_a, tau_c=tau_c)
-    enc, X = encode(df, drop=drop, **(encoder_options or {}))
-    t0 = time.perf_counter()
-    model = train(X, enc, seed=seed, device=device, progress=progress, **train_options)
-    train_s = time.perf_counter() - t0
-    rules = extract_rules(model, max_antecedents, tau_a, tau_c)
-    out = rules.to_frame(X)
-    out.attrs['summary'] = dict(rows=len(X), categories=enc.n_items, **rules.summary(X),
-                                train_s=train_s, extract_s=rules.params['extract_s'])
-    return out

@@ -4,6 +4,7 @@
 
 # %% ../nbs/01_quality.ipynb #1b31489a
 from __future__ import annotations
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -12,8 +13,9 @@ import pandas as pd
 from .encoding import Encoder
 
 # %% auto #0
-__all__ = ['METRICS', 'item_bits', 'itemset_counts', 'rule_metrics', 'coverage', 'rule_set_summary', 'rules_to_frame',
-           'exhaustive_rules', 'compare_with_exhaustive']
+__all__ = ['METRICS', 'item_bits', 'itemset_counts', 'rule_metrics', 'coverage', 'rule_set_summary', 'rules_to_frame', 'fraction',
+           'at_least', 'onehot', 'exhaustive_rules', 'rule_keys', 'compare_with_exhaustive', 'verified', 'redundant',
+           'explained']
 
 # %% ../nbs/01_quality.ipynb #bd9cb9fc
 def item_bits(
@@ -212,16 +214,30 @@ def rules_to_frame(
     return pd.concat([out, metrics.reset_index(drop=True)], axis=1)
 
 # %% ../nbs/01_quality.ipynb #02026bef
-def _fraction(t: float, what: str = 'threshold') -> tuple[int, int]:
+def fraction(
+    t: float,                  # a threshold, such as 0.8 or 1.1
+    what: str = 'threshold',   # its name, for the error message
+    high: float = 1,           # the largest value allowed
+) -> tuple[int, int]:          # (p, q) with t = p/q
     "`t` as the fraction p/q that its decimal text denotes (denominator at most 10^6)."
-    if not 0 <= t <= 1: raise ValueError(f'{what} must lie in [0, 1], got {t}')
+    if not (isinstance(t, (int, float, np.floating, np.integer)) and not isinstance(t, bool) and 0 <= t <= high):
+        raise ValueError(f'{what} must lie in [0, {high:g}], got {t!r}')
     f = Fraction(repr(float(t))).limit_denominator(10**6)
     return f.numerator, f.denominator
 
-def _at_least(count: np.ndarray, total: np.ndarray, t: float, what: str = 'threshold') -> np.ndarray:
+def at_least(
+    count,                     # numerators: integer counts
+    total,                     # denominators: integer counts
+    t: float,                  # the threshold
+    what: str = 'threshold',   # its name, for the error message
+    high: float = 1,           # the largest threshold allowed
+) -> np.ndarray:               # bool per element
     "count/total ≥ t decided in integers; False where total is 0."
-    p, q = _fraction(t, what)
-    return (np.asarray(count) * q >= p * np.asarray(total)) & (np.asarray(total) > 0)
+    p, q = fraction(t, what, high)
+    count, total = np.asarray(count, np.int64), np.asarray(total, np.int64)
+    big = max(int(count.max(initial=0)) * q, int(total.max(initial=0)) * p) >= 2**62
+    if big: count, total = count.astype(object), total.astype(object)        # Python integers: exact at any size
+    return np.asarray(count * q >= p * total, bool) & (np.asarray(total) > 0)
 
 # %% ../nbs/01_quality.ipynb #a5563905
 def _itemset_rules(itemsets, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -238,7 +254,10 @@ def _itemset_rules(itemsets, width: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(antes), np.concatenate(conss)
 
 # %% ../nbs/01_quality.ipynb #997cbe77
-def _onehot(data, enc: Encoder) -> np.ndarray:
+def onehot(
+    data,          # a table (encoded with `enc`) or its (n, D) one-hot matrix
+    enc: Encoder,  # the encoder of the table
+) -> np.ndarray:   # (n, D) one-hot matrix
     "The one-hot matrix of a table (encoded with `enc`) or a matrix already encoded with it."
     X = enc.transform(data) if isinstance(data, pd.DataFrame) else np.asarray(data)
     if X.ndim != 2 or X.shape[1] != enc.n_items: raise ValueError(f'X has shape {X.shape} but the encoder has {enc.n_items} items')
@@ -251,23 +270,29 @@ def exhaustive_rules(
     min_support: float,       # rules must hold in at least this share of rows (> 0)
     min_confidence: float,    # and have at least this confidence
     max_antecedents: int = 2, # antecedents have 1..max_antecedents items
+    min_lift: float = None,   # and at least this lift (None: any)
 ) -> tuple[np.ndarray, np.ndarray]: # (ante (r, max_antecedents) padded with -1, cons (r,))
     "Every rule with one consequent that meets the thresholds, found by mlxtend's FP-Growth."
     from mlxtend.frequent_patterns import fpgrowth      # a baseline: imported only here
-    X, (p, q) = _onehot(data, enc), _fraction(min_support, 'min_support')
+    X, (p, q) = onehot(data, enc), fraction(min_support, 'min_support')
     if p == 0: raise ValueError('min_support must be positive: every combination of items has support >= 0')
     if max_antecedents < 1: raise ValueError(f'max_antecedents must be at least 1, got {max_antecedents}')
     n, bits = len(X), item_bits(X)
     min_count = -(-p * n // q)                          # ceil(n * min_support), exactly
     f = fpgrowth(pd.DataFrame(X.astype(bool)), min_support=(min_count - 0.5) / n, max_len=max_antecedents + 1)
     ante, cons = _itemset_rules(f.itemsets, max_antecedents)
-    nA, _, nAC, _ = _rule_counts(bits, ante, cons, n)
-    keep = _at_least(nAC, nA, min_confidence) & (nAC >= min_count)
+    nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n)
+    keep = at_least(nAC, nA, min_confidence) & (nAC >= min_count)
+    if min_lift is not None: keep &= at_least(n * nAC, nA * nC, min_lift, 'min_lift', high=np.inf)
     return ante[keep], cons[keep]
 
 # %% ../nbs/01_quality.ipynb #0f6245ae
-def _rule_keys(ante: np.ndarray, cons: np.ndarray, width: int) -> np.ndarray:
-    "(r, width+1) rows that identify rules as sets: sorted antecedent padded with -1, then the consequent."
+def rule_keys(
+    ante: np.ndarray,   # (r, a) int64 antecedents padded with -1, in any order
+    cons: np.ndarray,   # (r,) int64 consequents
+    width: int,         # antecedent width of the keys (at least a)
+) -> np.ndarray:        # (r, width+1): sorted antecedent padded with -1, then the consequent
+    "Rows that identify rules as sets: equal rules get equal rows, whatever their order and padding."
     big = np.iinfo(np.int64).max
     a = np.sort(np.where(ante < 0, big, ante), axis=1)
     a = np.pad(np.where(a == big, -1, a), ((0, 0), (0, width - a.shape[1])), constant_values=-1)
@@ -284,13 +309,88 @@ def compare_with_exhaustive(
     max_antecedents: int = 2, # antecedent length of the truth
 ) -> dict:                    # rules, exhaustive, overlap, precision, recall (nan when undefined)
     "Precision and recall of mined rules against exhaustive FP-Growth rules at the same thresholds."
-    X = _onehot(data, enc)
+    X = onehot(data, enc)
     ante, cons = _check_rules(ante, cons, enc.n_items)
     nA, _, nAC, _ = _rule_counts(item_bits(X), ante, cons, len(X))
     ea, ec = exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents)
     width = max(ante.shape[1], ea.shape[1])
-    _, ids = np.unique(np.vstack([_rule_keys(ante, cons, width), _rule_keys(ea, ec, width)]), axis=0, return_inverse=True)
+    _, ids = np.unique(np.vstack([rule_keys(ante, cons, width), rule_keys(ea, ec, width)]), axis=0, return_inverse=True)
     overlap = int(np.isin(ids[len(cons):], ids[:len(cons)]).sum())
     return {'rules': len(cons), 'exhaustive': len(ec), 'overlap': overlap,
-            'precision': _mean(_at_least(nAC, nA, min_confidence).astype(float)),
+            'precision': _mean(at_least(nAC, nA, min_confidence).astype(float)),
             'recall': overlap / len(ec) if len(ec) else np.nan}
+
+# %% ../nbs/01_quality.ipynb #4156cbff
+def verified(
+    data,                        # (n, D) one-hot matrix, or its `item_bits`
+    ante,                        # (r, a) int64 antecedent item indices padded with -1
+    cons,                        # (r,) int64 consequent item per rule
+    min_confidence: float = 0.8, # exact confidence at least this
+    min_lift: float = None,      # exact lift at least this (None: any)
+    min_support: float = None,   # exact support at least this (None: any)
+    n_rows: int = None,          # rows of the table (needed when `data` is bit sets)
+    chunk: int = None,           # rules per batch (default: about 64 MB of words)
+) -> tuple:                      # (r,) bool: the rules that meet every threshold; their `METRICS` frame
+    "Which rules hold on the data with confidence, lift and support at least the thresholds, decided on exact counts."
+    bits, n = _as_bits(data, n_rows)
+    ante, cons = _check_rules(ante, cons, len(bits))
+    nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n, chunk)
+    keep = at_least(nAC, nA, min_confidence, 'min_confidence')
+    if min_lift is not None: keep &= at_least(n * nAC, nA * nC, min_lift, 'min_lift', high=np.inf)
+    if min_support is not None: keep &= at_least(nAC, np.full_like(nAC, n), min_support, 'min_support')
+    return keep, pd.DataFrame(_metrics(nA, nC, nAC, n), columns=METRICS)
+
+# %% ../nbs/01_quality.ipynb #605c2b76
+def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-np.inf) -> np.ndarray:
+    "For each row of `queries`, the largest value of the equal rows of `keys` (`missing` where there is none)."
+    _, ids = np.unique(np.vstack([keys, queries]), axis=0, return_inverse=True)
+    ids = ids.ravel()
+    best = np.full(ids.max(initial=-1) + 1, missing, float)
+    np.maximum.at(best, ids[:len(keys)], values)
+    return best[ids[len(keys):]]
+
+def _subsets(ante: np.ndarray, size: int, proper: bool = True):
+    "Yield (s, (r, width) subsets of s items of each row of `ante`, sorted, padded with -1), each row holding `size` items first."
+    width = ante.shape[1]
+    for s in range(1, size if proper else size + 1):
+        for pos in itertools.combinations(range(size), s):
+            sub = np.full((len(ante), width), -1, np.int64)
+            sub[:, :s] = ante[:, list(pos)]
+            yield s, sub
+
+def redundant(
+    ante,                 # (r, a) int64 antecedents padded with -1, no two rules alike
+    cons,                 # (r,) int64 consequents
+    confidence,           # (r,) exact confidence of each rule
+    margin: float = 0.05, # a longer antecedent must add at least this much confidence
+) -> np.ndarray:          # (r,) bool: the rules to drop
+    "Rules A → c whose confidence is less than `margin` above that of a kept rule A' → c, A' ⊂ A."
+    keys = rule_keys(np.asarray(ante), np.asarray(cons), np.asarray(ante).shape[1])
+    ante, cons, conf = keys[:, :-1], keys[:, -1], np.asarray(confidence, float)
+    size, drop = (ante >= 0).sum(1), np.zeros(len(cons), bool)
+    for l in range(2, ante.shape[1] + 1):
+        rows, kept = np.flatnonzero(size == l), np.flatnonzero(~drop & (size < l) & (size > 0))
+        if not len(rows) or not len(kept): continue
+        best = np.full(len(rows), -np.inf)
+        for _, sub in _subsets(ante[rows], l):
+            best = np.maximum(best, _lookup(keys[kept], conf[kept], np.column_stack([sub, cons[rows]])))
+        drop[rows] = conf[rows] < best + margin
+    return drop
+
+# %% ../nbs/01_quality.ipynb #bce97301
+def explained(
+    ante, cons,             # (r, a) antecedents padded with -1 and (r,) consequents: the rules returned
+    truth_ante, truth_cons, # (t, b) and (t,): the rules to explain
+) -> np.ndarray:            # (t,) bool
+    "Whether each truth rule A → c has a returned rule A' → c with A' a non-empty subset of A."
+    sets = lambda a, r: np.asarray(a, np.int64).reshape(r, -1) if np.size(a) else np.zeros((r, 0), np.int64)
+    ante, truth_ante = sets(ante, len(cons)), sets(truth_ante, len(truth_cons))
+    width = max(ante.shape[1], truth_ante.shape[1], 1)
+    keys = rule_keys(ante, np.asarray(cons, np.int64), width)
+    truth = rule_keys(truth_ante, np.asarray(truth_cons, np.int64), width)
+    size, out = (truth[:, :-1] >= 0).sum(1), np.zeros(len(truth), bool)
+    for l in range(1, width + 1):
+        rows = np.flatnonzero(size == l)
+        for _, sub in _subsets(truth[rows, :-1], l, proper=False):
+            out[rows] |= _lookup(keys, np.ones(len(keys)), np.column_stack([sub, truth[rows, -1]]), 0) > 0
+    return out

@@ -11,11 +11,12 @@ import numpy as np
 import pandas as pd
 
 from .autoencoder import Model
-from .extraction import Rules, extract_rules, probe, _check_depth, _check_model, _check_tau, _levels, _pad
-from .quality import METRICS, itemset_counts, rule_metrics, _onehot
+from .extraction import Rules, extract_rules, probe, check_depth, check_model, check_tau, walk, pad_sets
+from .quality import METRICS, item_bits, itemset_counts, rule_metrics, onehot
+from .rules import FLOOR, find_rules, levels
 
 # %% auto #0
-__all__ = ['frequent_itemsets', 'class_rules', 'top_k']
+__all__ = ['frequent_itemsets', 'class_rules', 'top_k', 'verified_itemsets']
 
 # %% ../nbs/04_variants.ipynb #512c1c2a
 def _singles(enc, items) -> np.ndarray:
@@ -32,13 +33,13 @@ def frequent_itemsets(
     memory_mb: float = 256,  # working-memory bound for a chunk of test vectors
 ) -> pd.DataFrame:           # support, itemsets (frozensets of `feature=value`), itemset_prob
     "Algorithm 2: itemsets of 1..max_length items whose marked items all reach τi in one forward pass."
-    _check_tau(tau_i=tau_i); _check_model(model)
+    check_tau(tau_i=tau_i); check_model(model)
     enc, t0 = model.encoder, time.perf_counter()
     if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
         raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
-    found = [(c[ok], ap[ok]) for c, (ap, ok, *_) in _levels(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
-    sets, prob = _pad([f[0] for f in found], max_length), np.concatenate([f[1] for f in found])
-    support = np.full(len(sets), np.nan) if X is None else itemset_counts(X := _onehot(X, enc), sets) / len(X)
+    found = [(c[ok], ap[ok]) for c, (ap, ok, *_) in walk(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
+    sets, prob = pad_sets([f[0] for f in found], max_length), np.concatenate([f[1] for f in found])
+    support = np.full(len(sets), np.nan) if X is None else itemset_counts(X := onehot(X, enc), sets) / len(X)
     names = np.array(enc.items, dtype=object)
     out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
                         'itemset_prob': prob.astype(float)})
@@ -56,7 +57,7 @@ def class_rules(
     memory_mb: float = 256,    # working-memory bound for a chunk of test vectors
 ) -> Rules:
     "Rules A → class, the input CBA needs: consequents from `target`, antecedents from the other features."
-    _check_depth(model, max_antecedents)
+    check_depth(model, max_antecedents)
     enc = model.encoder
     cons = _singles(enc, target)
     if not len(cons): raise ValueError('give at least one target column or item')
@@ -71,7 +72,7 @@ def _score(rules: Rules, by: str, X) -> np.ndarray:
     if by in ('ante_prob', 'cons_prob'): return getattr(rules, by).astype(float)
     if by not in METRICS: raise ValueError(f"by must be 'ante_prob', 'cons_prob' or one of {METRICS}, got {by!r}")
     if X is None: raise ValueError(f'ranking by {by!r} needs the data: pass X')
-    return rule_metrics(_onehot(X, rules.encoder), rules.ante, rules.cons)[by].to_numpy(float)
+    return rule_metrics(onehot(X, rules.encoder), rules.ante, rules.cons)[by].to_numpy(float)
 
 # %% ../nbs/04_variants.ipynb #bb9c1fc2
 def top_k(
@@ -88,3 +89,28 @@ def top_k(
     keep = order[np.arange(len(order)) - np.searchsorted(cons, cons) < k]
     return replace(rules, ante=rules.ante[keep], cons=rules.cons[keep], ante_prob=rules.ante_prob[keep],
                    cons_prob=rules.cons_prob[keep], params={**rules.params, 'top_k': k, 'by': by})
+
+# %% ../nbs/04_variants.ipynb #246ab67f
+def verified_itemsets(
+    model: Model,               # a model trained for verified rules
+    X,                          # the one-hot data it was trained on (or the table)
+    max_length: int = 2,        # longest itemset
+    min_support: float = FLOOR, # itemsets hold in at least this share of rows (counted exactly)
+    items=None,                 # items or features the itemsets may use (default all)
+    memory_mb: float = 256,     # working-memory bound for a chunk of test vectors
+) -> pd.DataFrame:              # support, itemsets (frozensets of `feature=value`), itemset_prob; attrs['sets']
+    "Itemsets the model grows level by level, kept when they hold in at least `min_support` of the rows."
+    check_model(model)
+    enc, t0 = model.encoder, time.perf_counter()
+    if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
+        raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
+    X = onehot(X, enc)
+    starts = np.zeros(enc.n_items, bool); starts[_singles(enc, items)] = True
+    found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1)) for _, sets, sup, p, _ in levels(model, item_bits(X), len(X), max_length, min_support, starts, memory_mb)]
+    sets = pad_sets([f[0] for f in found], max_length)
+    support, prob = (np.concatenate([f[k] for f in found]) if found else np.zeros(0) for k in (1, 2))
+    names = np.array(enc.items, dtype=object)
+    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets], 'itemset_prob': prob.astype(float)})
+    out.attrs['params'] = dict(max_length=max_length, min_support=min_support, extract_s=time.perf_counter() - t0)
+    out.attrs['sets'] = sets
+    return out

@@ -19,7 +19,7 @@ from matplotlib.transforms import blended_transform_factory
 
 from .encoding import Encoder
 from .autoencoder import Model, train
-from .extraction import Rules, _check_tau, extract_rules, test_vectors
+from .extraction import Rules, check_tau, extract_rules, test_vectors
 from .quality import item_bits, itemset_counts, rule_metrics
 
 # %% auto #0
@@ -80,7 +80,7 @@ def read_vector(
     tau_c: float = 0.8,   # consequent similarity threshold
 ) -> Reading:
     "Mark `marked` in a test vector, run the model once, and apply the τa and τc checks."
-    _check_tau(tau_a=tau_a, tau_c=tau_c)
+    check_tau(tau_a=tau_a, tau_c=tau_c)
     enc = model.encoder
     m = enc.item_index(marked) if len(marked) else np.zeros(0, np.int64)
     if len(set(enc.feature_of[m])) < len(m): raise ValueError('the test vector marks two categories of one feature')
