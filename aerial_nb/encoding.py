@@ -41,10 +41,11 @@ def bin_edges(
     bins: int = 10,          # number of bins asked for
     method: str = 'quantile' # 'quantile' (equal frequency) or 'uniform' (equal width)
 ) -> np.ndarray:             # increasing edges, outer ones at -inf/inf
-    "Edges of `bins` equal-frequency or equal-width bins for `x`, duplicates dropped."
+    "Edges of `bins` equal-frequency or equal-width bins for the finite values of `x`, duplicates dropped."
     if bins < 1: raise ValueError(f'bins must be at least 1, got {bins}')
-    v = pd.to_numeric(x, errors='raise').dropna().to_numpy(float)
-    if not len(v): raise ValueError(f'column {x.name!r} has no values to bin')
+    v = pd.to_numeric(x, errors='raise').to_numpy(float)
+    v = v[np.isfinite(v)]
+    if not len(v): raise ValueError(f'column {x.name!r} has no finite values to bin')
     if method == 'quantile': e = np.quantile(v, np.linspace(0, 1, bins + 1))
     elif method == 'uniform': e = np.linspace(v.min(), v.max(), bins + 1)
     else: raise ValueError(f"binning method must be 'quantile' or 'uniform', got {method!r}")
@@ -91,7 +92,10 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
 
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
-    codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    try: codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
+        raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
+                         'not a list, dict or array') from None
     uniq = pd.Index(uniq)
     try: order = np.argsort(uniq.to_numpy(), kind='stable') if len(uniq) else np.arange(0)
     except TypeError: order = np.argsort(np.array([_label(u) for u in uniq], dtype=object), kind='stable')
@@ -111,6 +115,10 @@ def _check_table(df: pd.DataFrame, what: str = 'table'):
     if df.shape[0] == 0: raise ValueError(f'the {what} has no rows')
     dup = df.columns[df.columns.duplicated()]
     if len(dup): raise ValueError(f'the {what} has duplicate column names: {sorted(set(map(str, dup)))}')
+    text = pd.Index(map(str, df.columns))
+    if text.has_duplicates:                                   # 0 and '0': features are named by text
+        same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
+        raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 
 @classmethod
 def _fit(cls,
