@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .encoding import Encoder, encode, load_uci, weather_beverage, UCI_DATASETS
+from .encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
 from .autoencoder import AutoEncoder, Ensemble, Model, train
 from .extraction import extract_rules, verify
 from .variants import class_rules, frequent_itemsets, top_k
@@ -202,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
                         "or time against pyaerial and FP-Growth")
-    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help='UCI datasets (default all five)')
+    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="the paper's UCI datasets (default all five: " + ', '.join(PAPER_DATASETS) + ')')
     p.add_argument('--seeds', type=int, default=1, help='rule-quality: runs of each stochastic method')
     p.add_argument('--folds', type=int, default=10, help='classification and support-sweep: cross-validation folds')
     p.add_argument('--repeat', type=int, default=3, help='speed: runs of each neural method (the fastest counts)')
@@ -339,8 +339,8 @@ def _bench(a) -> dict:
             if not a.json: print("\ntime as a multiple of aerial_nb's:")
         elif a.study == 'support-sweep':
             from aerial_nb.classification import support_sweep, write_sweep
-            names = a.datasets or list(UCI_DATASETS)
-            if set(names) - set(UCI_DATASETS): raise InputError(f'unknown dataset(s) {sorted(set(names) - set(UCI_DATASETS))}; choose from {list(UCI_DATASETS)}')
+            names = a.datasets or PAPER_DATASETS
+            if set(names) - set(PAPER_DATASETS): raise InputError(f'unknown dataset(s) {sorted(set(names) - set(PAPER_DATASETS))}; choose from {PAPER_DATASETS}')
             rows = pd.concat([support_sweep(load_uci(d, data_dir=a.data_dir), folds=a.folds).assign(dataset=d) for d in names], ignore_index=True)
             table = rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)[['patterns', 'accuracy', 'time_s']].mean()
             paths = write_sweep(rows, a.results, note=f'aerial-nb bench support-sweep --folds {a.folds}')
