@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, csv, io, json, math, os, shutil, stat, sys, tempfile, time, traceback
+import argparse, csv, hashlib, io, json, math, os, shutil, stat, sys, tempfile, time, traceback
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +17,8 @@ from .extraction import extract_rules, verify
 from .variants import class_rules, frequent_itemsets, top_k
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'MODEL_FILES', 'InputError', 'read_table', 'check_model_dir', 'save_model', 'load_model',
-           'build_parser', 'check_out', 'write_frame', 'main', 'cli']
+__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'InputError', 'read_table', 'check_model_dir', 'save_model',
+           'load_model', 'build_parser', 'check_out', 'write_frame', 'main', 'cli']
 
 # %% ../nbs/08_cli.ipynb #f007c37b
 class InputError(ValueError):
@@ -62,7 +62,8 @@ def read_table(
         raise InputError(f'cannot read {spec}: {str(e).splitlines()[0]}') from None
 
 # %% ../nbs/08_cli.ipynb #14351ed4
-FORMAT, VERSION = 'aerial_nb-model', 1
+FORMAT, VERSION = 'aerial_nb-model', 2
+VERSIONS = (1, 2)                                     # the format versions `load_model` reads
 MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
 def _umask() -> int:
@@ -94,15 +95,17 @@ def check_model_dir(
     return path
 
 # %% ../nbs/08_cli.ipynb #66c38fdb
+def _sha256(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
+
 def _stage_model(model: Model, path: Path) -> Path:
     "Write `model` into a new temporary folder beside `path`; return that folder."
     from safetensors.torch import save_file
-    models = len(model.net.nets) if isinstance(model.net, Ensemble) else 1
-    meta = dict(format=FORMAT, version=VERSION, encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
-                models=models, settings=model.settings, history=model.history)
     tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
     try:
         save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()}, str(tmp/'weights.safetensors'))
+        meta = dict(format=FORMAT, version=VERSION, weights_sha256=_sha256((tmp/'weights.safetensors').read_bytes()),
+                    encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
+                    models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1, settings=model.settings, history=model.history)
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~_umask())
     except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
@@ -128,32 +131,68 @@ def save_model(model: Model, path) -> Path:
     return path
 
 # %% ../nbs/08_cli.ipynb #3ee3d221
-def load_model(path, device: str = 'cpu') -> Model:
-    "Load a model saved by `save_model`, checking format, version, names and shapes."
+def _whole_in(v, lo: int, hi: int) -> bool: return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+def _meta_problem(meta: dict) -> str | None:
+    "What is wrong with the fields of a `model.json` (None when nothing is)."
+    h = meta.get('history')
+    checks = {'encoder': (isinstance(meta.get('encoder'), dict), 'an object'),
+              'layers': (_whole_in(meta.get('layers'), 1, 8), 'a whole number from 1 to 8'),
+              'models': (_whole_in(meta.get('models'), 1, 1000), 'a whole number from 1 to 1000'),
+              'settings': (isinstance(meta.get('settings'), dict), 'an object'),
+              'history': (isinstance(h, list) and len(h) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in h), 'a list of losses')}
+    if meta['version'] >= 2: checks['weights_sha256'] = (isinstance(meta.get('weights_sha256'), str), 'a SHA-256 in hex')
+    return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok), None)
+
+def _read_meta(path: Path) -> dict:
+    "`model.json` of the model folder `path`, read and checked field by field."
+    try: meta = json.loads((path/'model.json').read_bytes().decode('utf-8'))
+    except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
+    except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
+    except (json.JSONDecodeError, RecursionError) as e: raise InputError(f'{path}/model.json is not valid JSON ({e})') from None
+    if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
+    v = meta.get('version')
+    if not _whole_in(v, 1, max(VERSIONS)): raise InputError(f'{path} has model format version {v!r}; this aerial_nb reads versions {list(VERSIONS)}')
+    if v == 1: meta = {'models': 1, **meta}         # version 1 models saved before averaging existed have no `models`
+    problem = _meta_problem(meta)
+    if problem: raise InputError(f'{path}/model.json is damaged: {problem}')
+    return meta
+
+# %% ../nbs/08_cli.ipynb #499b37f6
+def _check_weights(weights: dict, net, path: Path):
+    "Refuse weights that do not fit `net` (names, shapes, types), whose buffers disagree with it, or that are not finite."
+    want, buffers = net.state_dict(), {k for k, _ in net.named_buffers()}
+    bad = sorted(set(want) ^ set(weights)) + [k for k in want if k in weights and (weights[k].shape, weights[k].dtype) != (want[k].shape, want[k].dtype)]
+    if bad: raise InputError(f'{path}/weights.safetensors does not match the encoder (differs at {bad[:3]})')
+    wrong = [k for k in sorted(buffers) if not torch.equal(weights[k], want[k])]
+    if wrong: raise InputError(f"{path}/weights.safetensors: {' and '.join(wrong)} {'differs' if len(wrong) == 1 else 'differ'} from what the encoder's categories give")
+    inf = [k for k in sorted(set(want) - buffers) if not torch.isfinite(weights[k]).all()]
+    if inf: raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers (in {', '.join(inf[:2])})")
+
+def load_model(
+    path,                # a folder written by `save_model`
+    device: str = 'cpu', # torch device to load the network on
+) -> Model:
+    "Load a model saved by `save_model`, refusing any that is damaged or was changed after saving."
     from safetensors import SafetensorError
-    from safetensors.torch import load_file
+    from safetensors.torch import load
     path = Path(path)
     if not (path/'model.json').is_file() or not (path/'weights.safetensors').is_file():
-        raise InputError(f'{path} is not a saved model (needs model.json and weights.safetensors)')
-    try: meta = json.loads((path/'model.json').read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise InputError(f'{path}/model.json is not valid JSON: {e}') from None
-    if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
-    if meta.get('version') != VERSION: raise InputError(f"{path} has model format version {meta.get('version')!r}; this aerial_nb reads version {VERSION}")
-    try:
-        enc = Encoder.from_dict(meta['encoder'])
-        k = meta.get('models', 1)
-        if not isinstance(k, int) or not 1 <= k <= 1000: raise ValueError(f'models must be a whole number from 1 to 1000, got {k!r}')
-        nets = [AutoEncoder(enc.sizes, int(meta['layers'])) for _ in range(k)]
-        net = nets[0] if k == 1 else Ensemble(nets)
-    except (KeyError, TypeError, ValueError) as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
-    try: weights = load_file(str(path/'weights.safetensors'))
-    except (SafetensorError, OSError, ValueError, RuntimeError) as e: raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
-    want = net.state_dict()
-    bad = sorted(set(want) ^ set(weights)) + [k for k in want if k in weights and weights[k].shape != want[k].shape]
-    if bad: raise InputError(f'{path}/weights.safetensors does not match the encoder (differs at {bad[:3]})')
-    if any(not torch.equal(weights[k], want[k]) for k in want if k.endswith('sizes')): raise InputError(f'{path}: weights were saved for other category counts')
+        raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)')
+    meta = _read_meta(path)
+    try: enc = Encoder.from_dict(meta['encoder'])
+    except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
+    nets = [AutoEncoder(enc.sizes, meta['layers']) for _ in range(meta['models'])]
+    net = nets[0] if len(nets) == 1 else Ensemble(nets)
+    try: data = (path/'weights.safetensors').read_bytes()
+    except OSError as e: raise InputError(f'cannot read {path}/weights.safetensors ({e.strerror})') from None
+    if meta['version'] >= 2 and _sha256(data) != meta['weights_sha256']:
+        raise InputError(f'{path}/weights.safetensors was changed after saving: its SHA-256 differs from the one in model.json')
+    try: weights = load(data)
+    except (SafetensorError, ValueError, RuntimeError) as e: raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
+    _check_weights(weights, net, path)
     net.load_state_dict(weights)
-    return Model(net.to(device).eval(), enc, list(meta.get('history', [1.0])), dict(meta.get('settings', {})))
+    return Model(net.to(device).eval(), enc, meta['history'], meta['settings'])
 
 # %% ../nbs/08_cli.ipynb #aefe2787
 def _common(p: argparse.ArgumentParser):
