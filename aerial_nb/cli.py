@@ -4,25 +4,24 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, csv, io, json, math, os, shutil, stat, sys, tempfile, time, traceback
+import argparse, csv, hashlib, json, math, os, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-import torch
 
-from .encoding import Encoder, encode, load_uci, weather_beverage, UCI_DATASETS
-from .autoencoder import AutoEncoder, Ensemble, Model, train
-from .extraction import extract_rules, verify
-from .variants import class_rules, frequent_itemsets, top_k
+from .encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
+from .quality import rule_text
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'MODEL_FILES', 'InputError', 'read_table', 'check_model_dir', 'save_model', 'load_model',
-           'build_parser', 'check_out', 'write_frame', 'main', 'cli']
+__all__ = ['NA_VALUES', 'FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'read_table', 'check_model_dir',
+           'save_model', 'load_model', 'build_parser', 'check_out', 'write_frame', 'check_device', 'main', 'cli']
 
 # %% ../nbs/08_cli.ipynb #f007c37b
 class InputError(ValueError):
     "A problem with the user's input: reported in one line, exit code 2."
+
+NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', 'nan', '-NaN', '-nan', 'NULL', 'null', 'None',
+             '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')  # CSV cell texts read as missing by default (pandas' list)
 
 def _sniff_sep(path: Path) -> str:
     head = path.read_text(encoding='utf-8-sig', errors='replace')[:65536] if path.stat().st_size else ''
@@ -38,31 +37,53 @@ def _numbers(df: pd.DataFrame) -> pd.DataFrame:
         if len(s) and num.notna().all() and not s.str.strip().str.match(r'[+-]?0\d').any(): df[c] = pd.to_numeric(df[c])
     return df
 
+def _read_csv(path: Path) -> pd.DataFrame:
+    "Every cell of a CSV file as text (none missing yet), the first row naming the columns."
+    raw = pd.read_csv(path, sep=_sniff_sep(path), header=None, dtype=str, encoding='utf-8-sig', na_filter=False)
+    header = list(raw.iloc[0])
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if dup: raise InputError(f'{path} has duplicate column names: {dup}')   # pandas would rename them silently
+    return raw.iloc[1:].set_axis(header, axis=1).reset_index(drop=True)
+
+def _mark_missing(df: pd.DataFrame, spellings) -> tuple[pd.DataFrame, dict]:
+    "Text cells spelled as one of `spellings` become missing; how many cells each spelling marked."
+    if not spellings: return df, {}
+    text = [c for c in df.columns if pd.api.types.is_string_dtype(df[c])]
+    na = df[text].isin(list(spellings)).to_numpy()
+    counts = pd.Series(df[text].to_numpy()[na]).value_counts()
+    out = df.copy()
+    out[text] = df[text].mask(na)
+    return out, {str(k): int(v) for k, v in counts.items()}
+
+# %% ../nbs/08_cli.ipynb #540d6cf0
 def read_table(
     spec: str,            # a CSV/Parquet path, `uci:NAME`, or `demo`
     data_dir: str = None, # local mirror folder for `uci:` datasets
-) -> pd.DataFrame:
+    na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
+) -> pd.DataFrame:        # the table; `attrs['missing']` maps each spelling to the number of cells it made missing
     "The table named by `spec`."
-    if spec == 'demo': return weather_beverage()
-    if spec.startswith('uci:'):
-        try: return load_uci(spec[4:], data_dir=data_dir)
+    path, csv_file = Path(spec), False
+    if spec == 'demo': df = weather_beverage()
+    elif spec.startswith('uci:'):
+        try: df = load_uci(spec[4:], data_dir=data_dir)
         except (KeyError, FileNotFoundError, ConnectionError) as e: raise InputError(str(e).strip('"')) from None
-    path = Path(spec)
-    if not path.exists(): raise InputError(f'no such file: {spec}')
-    if path.is_dir(): raise InputError(f'{spec} is a directory, not a table file')
-    try:
-        if path.suffix.lower() in ('.parquet', '.pq'): return pd.read_parquet(path)
-        sep = _sniff_sep(path)
-        with open(path, encoding='utf-8-sig', newline='') as f: header = next(csv.reader(f, delimiter=sep), [])
-        dup = sorted({h for h in header if header.count(h) > 1})
-        if dup: raise InputError(f'{spec} has duplicate column names: {dup}')   # pandas would rename them silently
-        return _numbers(pd.read_csv(path, sep=sep, encoding='utf-8-sig', dtype=str))
-    except InputError: raise
-    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError, OSError, ValueError) as e:
-        raise InputError(f'cannot read {spec}: {str(e).splitlines()[0]}') from None
+    elif not path.exists(): raise InputError(f'no such file: {spec}')
+    elif path.is_dir(): raise InputError(f'{spec} is a directory, not a table file')
+    else:
+        csv_file = path.suffix.lower() not in ('.parquet', '.pq')
+        try: df = _read_csv(path) if csv_file else pd.read_parquet(path)
+        except InputError: raise
+        except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError, OSError, ValueError) as e:
+            raise InputError(f'cannot read {spec}: {str(e).splitlines()[0]}') from None
+    spellings = NA_VALUES if na_values is None and csv_file else na_values or ()
+    df, missing = _mark_missing(df, spellings)
+    if csv_file: df = _numbers(df)
+    df.attrs['missing'] = missing
+    return df
 
 # %% ../nbs/08_cli.ipynb #14351ed4
-FORMAT, VERSION = 'aerial_nb-model', 1
+FORMAT, VERSION = 'aerial_nb-model', 2
+VERSIONS = (1, 2)                                     # the format versions `load_model` reads
 MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
 def _umask() -> int:
@@ -94,15 +115,18 @@ def check_model_dir(
     return path
 
 # %% ../nbs/08_cli.ipynb #66c38fdb
+def _sha256(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
+
 def _stage_model(model: Model, path: Path) -> Path:
     "Write `model` into a new temporary folder beside `path`; return that folder."
     from safetensors.torch import save_file
-    models = len(model.net.nets) if isinstance(model.net, Ensemble) else 1
-    meta = dict(format=FORMAT, version=VERSION, encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
-                models=models, settings=model.settings, history=model.history)
+    from aerial_nb.autoencoder import Ensemble
     tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
     try:
         save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()}, str(tmp/'weights.safetensors'))
+        meta = dict(format=FORMAT, version=VERSION, weights_sha256=_sha256((tmp/'weights.safetensors').read_bytes()),
+                    encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
+                    models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1, settings=model.settings, history=model.history)
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~_umask())
     except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
@@ -128,46 +152,122 @@ def save_model(model: Model, path) -> Path:
     return path
 
 # %% ../nbs/08_cli.ipynb #3ee3d221
-def load_model(path, device: str = 'cpu') -> Model:
-    "Load a model saved by `save_model`, checking format, version, names and shapes."
+def _whole_in(v, lo: int, hi: int) -> bool: return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+def _meta_problem(meta: dict) -> str | None:
+    "What is wrong with the fields of a `model.json` (None when nothing is)."
+    h = meta.get('history')
+    checks = {'encoder': (isinstance(meta.get('encoder'), dict), 'an object'),
+              'layers': (_whole_in(meta.get('layers'), 1, 8), 'a whole number from 1 to 8'),
+              'models': (_whole_in(meta.get('models'), 1, 1000), 'a whole number from 1 to 1000'),
+              'settings': (isinstance(meta.get('settings'), dict), 'an object'),
+              'history': (isinstance(h, list) and len(h) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in h), 'a list of losses')}
+    if meta['version'] >= 2: checks['weights_sha256'] = (isinstance(meta.get('weights_sha256'), str), 'a SHA-256 in hex')
+    return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok), None)
+
+def _read_meta(path: Path) -> dict:
+    "`model.json` of the model folder `path`, read and checked field by field."
+    try: meta = json.loads((path/'model.json').read_bytes().decode('utf-8'))
+    except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
+    except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
+    except (json.JSONDecodeError, RecursionError) as e: raise InputError(f'{path}/model.json is not valid JSON ({e})') from None
+    if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
+    v = meta.get('version')
+    if not _whole_in(v, 1, max(VERSIONS)): raise InputError(f'{path} has model format version {v!r}; this aerial_nb reads versions {list(VERSIONS)}')
+    if v == 1: meta = {'models': 1, **meta}         # version 1 models saved before averaging existed have no `models`
+    problem = _meta_problem(meta)
+    if problem: raise InputError(f'{path}/model.json is damaged: {problem}')
+    return meta
+
+# %% ../nbs/08_cli.ipynb #499b37f6
+def _check_weights(weights: dict, net, path: Path):
+    "Refuse weights that do not fit `net` (names, shapes, types), whose buffers disagree with it, or that are not finite."
+    import torch
+    want, buffers = net.state_dict(), {k for k, _ in net.named_buffers()}
+    bad = sorted(set(want) ^ set(weights)) + [k for k in want if k in weights and (weights[k].shape, weights[k].dtype) != (want[k].shape, want[k].dtype)]
+    if bad: raise InputError(f'{path}/weights.safetensors does not match the encoder (differs at {bad[:3]})')
+    wrong = [k for k in sorted(buffers) if not torch.equal(weights[k], want[k])]
+    if wrong: raise InputError(f"{path}/weights.safetensors: {' and '.join(wrong)} {'differs' if len(wrong) == 1 else 'differ'} from what the encoder's categories give")
+    inf = [k for k in sorted(set(want) - buffers) if not torch.isfinite(weights[k]).all()]
+    if inf: raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers (in {', '.join(inf[:2])})")
+
+def load_model(
+    path,                # a folder written by `save_model`
+    device: str = 'cpu', # torch device to load the network on
+) -> Model:
+    "Load a model saved by `save_model`, refusing any that is damaged or was changed after saving."
     from safetensors import SafetensorError
-    from safetensors.torch import load_file
+    from safetensors.torch import load
+    from aerial_nb.autoencoder import AutoEncoder, Ensemble, Model
     path = Path(path)
     if not (path/'model.json').is_file() or not (path/'weights.safetensors').is_file():
-        raise InputError(f'{path} is not a saved model (needs model.json and weights.safetensors)')
-    try: meta = json.loads((path/'model.json').read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise InputError(f'{path}/model.json is not valid JSON: {e}') from None
-    if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
-    if meta.get('version') != VERSION: raise InputError(f"{path} has model format version {meta.get('version')!r}; this aerial_nb reads version {VERSION}")
-    try:
-        enc = Encoder.from_dict(meta['encoder'])
-        k = meta.get('models', 1)
-        if not isinstance(k, int) or not 1 <= k <= 1000: raise ValueError(f'models must be a whole number from 1 to 1000, got {k!r}')
-        nets = [AutoEncoder(enc.sizes, int(meta['layers'])) for _ in range(k)]
-        net = nets[0] if k == 1 else Ensemble(nets)
-    except (KeyError, TypeError, ValueError) as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
-    try: weights = load_file(str(path/'weights.safetensors'))
-    except (SafetensorError, OSError, ValueError, RuntimeError) as e: raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
-    want = net.state_dict()
-    bad = sorted(set(want) ^ set(weights)) + [k for k in want if k in weights and weights[k].shape != want[k].shape]
-    if bad: raise InputError(f'{path}/weights.safetensors does not match the encoder (differs at {bad[:3]})')
-    if any(not torch.equal(weights[k], want[k]) for k in want if k.endswith('sizes')): raise InputError(f'{path}: weights were saved for other category counts')
+        raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)')
+    meta = _read_meta(path)
+    try: enc = Encoder.from_dict(meta['encoder'])
+    except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
+    nets = [AutoEncoder(enc.sizes, meta['layers']) for _ in range(meta['models'])]
+    net = nets[0] if len(nets) == 1 else Ensemble(nets)
+    try: data = (path/'weights.safetensors').read_bytes()
+    except OSError as e: raise InputError(f'cannot read {path}/weights.safetensors ({e.strerror})') from None
+    if meta['version'] >= 2 and _sha256(data) != meta['weights_sha256']:
+        raise InputError(f'{path}/weights.safetensors was changed after saving: its SHA-256 differs from the one in model.json')
+    try: weights = load(data)
+    except (SafetensorError, ValueError, RuntimeError) as e: raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
+    _check_weights(weights, net, path)
     net.load_state_dict(weights)
-    return Model(net.to(device).eval(), enc, list(meta.get('history', [1.0])), dict(meta.get('settings', {})))
+    return Model(net.to(device).eval(), enc, meta['history'], meta['settings'])
 
 # %% ../nbs/08_cli.ipynb #aefe2787
+def _whole(lo: int, hi: int = None):
+    "An argparse type: a whole number from `lo` (up to `hi`)."
+    def whole(text: str) -> int:
+        try: v = int(text)
+        except ValueError: v = None
+        if v is None or v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f'must be a whole number {f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"}, got {text!r}')
+        return v
+    return whole
+
+def _fraction(text: str) -> float:
+    "An argparse type: a threshold strictly between 0 and 1."
+    try: v = float(text)
+    except ValueError: v = math.nan
+    if not 0 < v < 1: raise argparse.ArgumentTypeError(f'must be a number in (0, 1), got {text!r}')
+    return v
+
+def _share(text: str) -> float:
+    "An argparse type: a share of rows or a confidence, above 0 and at most 1."
+    try: v = float(text)
+    except ValueError: v = math.nan
+    if not 0 < v <= 1: raise argparse.ArgumentTypeError(f'must be a number in (0, 1], got {text!r}')
+    return v
+
+def _positive(text: str) -> float:
+    "An argparse type: a finite number of at least 0 (a lift)."
+    try: v = float(text)
+    except ValueError: v = math.nan
+    if not 0 <= v < math.inf: raise argparse.ArgumentTypeError(f'must be a number of at least 0, got {text!r}')
+    return v
+
+SEEDS = 2**64   # torch seeds are unsigned 64-bit numbers
+
+# %% ../nbs/08_cli.ipynb #82ed3fd7
 def _common(p: argparse.ArgumentParser):
     p.add_argument('data', help='CSV or Parquet file, uci:NAME (' + ', '.join(UCI_DATASETS) + '), or demo')
     p.add_argument('--drop', nargs='+', default=[], metavar='COL', help='columns to leave out')
+    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
+                   help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
+                        "; for other tables none); the option alone: no text is missing")
     p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
 
 def _mining(p: argparse.ArgumentParser):
-    p.add_argument('--seed', type=int, default=0, help='random seed (same seed, same result)')
-    p.add_argument('--layers', type=int, default=None, help='encoder layers (default: chosen from the table size)')
-    p.add_argument('--epochs', type=int, default=None, help='training epochs (default: chosen from the table size)')
-    p.add_argument('--batch-size', type=int, default=None, help='rows per gradient step (default: chosen from the table size)')
-    p.add_argument('--models', type=int, default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
+    p.add_argument('--seed', type=_whole(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
+    p.add_argument('--paper', action='store_true', help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) instead of exact checks")
+    p.add_argument('--layers', type=_whole(1, 8), default=None, help='encoder layers (default 1; --paper: chosen from the table size)')
+    p.add_argument('--epochs', type=_whole(1), default=None, help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
+    p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 256; --paper: chosen from the table size)')
+    p.add_argument('--models', type=_whole(1, 1000), default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
     p.add_argument('--quiet', action='store_true', help='no progress bar on stderr')
     p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
@@ -179,33 +279,40 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         empty = action.default is None or action.default is False or action.default == []
         return action.help if empty else super()._get_help_string(action)
 
+class _Parser(argparse.ArgumentParser):
+    "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
+    def error(self, message): self.exit(2, f'{self.prog}: error: {message} (see {self.prog} --help)\n')
+
 def build_parser() -> argparse.ArgumentParser:
     "The `aerial-nb` argument parser."
-    ap = argparse.ArgumentParser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
-                                 formatter_class=_Help)
+    ap = _Parser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).', formatter_class=_Help)
     sub = ap.add_subparsers(dest='command', required=True)
     fmt = dict(formatter_class=_Help)
-    p = sub.add_parser('info', help='rows, features and categories of a table', **fmt); _common(p)
+    p = sub.add_parser('info', help='rows, features, categories and missing values of a table', **fmt); _common(p)
     p = sub.add_parser('mine', help='mine association rules', **fmt); _common(p); _mining(p)
-    p.add_argument('--max-antecedents', type=int, default=2, help='longest antecedent')
-    p.add_argument('--tau-a', type=float, default=0.5, help='antecedent similarity threshold, in (0, 1)')
-    p.add_argument('--tau-c', type=float, default=0.8, help='consequent similarity threshold, in (0, 1)')
+    p.add_argument('--max-antecedents', type=_whole(1), default=None, help='longest antecedent (default: 2, or 1 when the table has two features)')
+    p.add_argument('--min-confidence', type=_share, default=0.8, help='verified: every rule holds with at least this exact confidence')
+    p.add_argument('--min-lift', type=_positive, default=1.1, help='informative: every rule has at least this exact lift')
+    p.add_argument('--min-support', type=_share, default=None, help='verified: every rule holds in at least this share of rows (default: any; antecedents hold in 10%%)')
+    p.add_argument('--tau-a', type=_fraction, default=None, help="--paper: antecedent similarity threshold, in (0, 1) (default 0.5)")
+    p.add_argument('--tau-c', type=_fraction, default=None, help="--paper: consequent similarity threshold, in (0, 1) (default 0.8)")
     p.add_argument('--target', nargs='+', default=None, metavar='COL', help='classification rules: consequents only from these columns')
     p.add_argument('--antecedents', nargs='+', default=None, metavar='ITEM', help='items or features allowed in antecedents (default all)')
     p.add_argument('--consequents', nargs='+', default=None, metavar='ITEM', help='items or features allowed as consequents (default all)')
-    p.add_argument('--top-k', type=int, default=None, metavar='K', help='keep at most K rules per consequent, by antecedent probability')
+    p.add_argument('--top-k', type=_whole(1), default=None, metavar='K', help='keep at most K rules per consequent: the most confident (--paper: by antecedent probability)')
     p.add_argument('--save-model', default=None, metavar='DIR', help='save the trained model to this directory')
     p = sub.add_parser('itemsets', help='mine frequent itemsets', **fmt); _common(p); _mining(p)
-    p.add_argument('--max-length', type=int, default=2, help='largest itemset')
-    p.add_argument('--tau-i', type=float, default=0.5, help='itemset similarity threshold, in (0, 1)')
+    p.add_argument('--max-length', type=_whole(1), default=None, help='largest itemset (default: 2, or 1 when the table has one feature)')
+    p.add_argument('--min-support', type=_share, default=0.1, help='verified: every itemset holds in at least this share of rows')
+    p.add_argument('--tau-i', type=_fraction, default=None, help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
     p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
     p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
                         "or time against pyaerial and FP-Growth")
-    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help='UCI datasets (default all five)')
-    p.add_argument('--seeds', type=int, default=1, help='rule-quality: runs of each stochastic method')
-    p.add_argument('--folds', type=int, default=10, help='classification and support-sweep: cross-validation folds')
-    p.add_argument('--repeat', type=int, default=3, help='speed: runs of each neural method (the fastest counts)')
+    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="the paper's UCI datasets (default all five: " + ', '.join(PAPER_DATASETS) + ')')
+    p.add_argument('--seeds', type=_whole(1), default=1, help='rule-quality: runs of each stochastic method')
+    p.add_argument('--folds', type=_whole(2), default=10, help='classification and support-sweep: cross-validation folds')
+    p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true', help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
     p.add_argument('--results', default='results', metavar='DIR', help='folder for the results files (JSON and markdown)')
     p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
@@ -214,8 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('model', help='directory written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
-    p.add_argument('--tau-a', type=float, default=0.5, help='antecedent similarity threshold')
-    p.add_argument('--tau-c', type=float, default=0.8, help='consequent similarity threshold')
+    p.add_argument('--tau-a', type=_fraction, default=0.5, help="the model's verdict: antecedent similarity threshold")
+    p.add_argument('--tau-c', type=_fraction, default=0.8, help="the model's verdict: consequent similarity threshold")
+    p.add_argument('--data', default=None, help='also check the rule exactly on this table (CSV or Parquet file, uci:NAME, or demo)')
+    p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT', help='with --data: cell texts read as missing values (as for mine)')
+    p.add_argument('--min-confidence', type=_share, default=0.8, help='with --data: the rule holds with at least this exact confidence')
+    p.add_argument('--min-lift', type=_positive, default=1.1, help='with --data: and at least this exact lift')
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
     return ap
 
@@ -258,12 +370,22 @@ def write_frame(df: pd.DataFrame, path) -> Path:
     return path
 
 # %% ../nbs/08_cli.ipynb #5d4a98f6
+def _read(a) -> pd.DataFrame:
+    "The table the command names, its --drop columns checked."
+    df = read_table(a.data, a.data_dir, a.na_values)
+    unknown = [c for c in a.drop if c not in df.columns]
+    if unknown: raise InputError(f'--drop: unknown column(s) {unknown}; the table has {list(map(str, df.columns))[:20]}')
+    return df
+
 def _info(a) -> dict:
-    df = read_table(a.data, a.data_dir)
+    df = _read(a)
     enc = Encoder.fit(df, drop=a.drop)
-    out = dict(rows=len(df), features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))))
-    if not a.json: print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
-                         '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
+    out = dict(rows=len(df), features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))),
+               missing=df.attrs['missing'])
+    if not a.json:
+        print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
+              '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
+        if out['missing']: print('read as missing (--na-values sets the spellings): ' + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
     return out
 
 def _check_outputs(a):
@@ -284,49 +406,119 @@ def _write(a, frame: pd.DataFrame, model: Model = None):
     finally:
         for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
 
-def _train(a) -> tuple:
+# %% ../nbs/08_cli.ipynb #71e166b9
+def _line(e: BaseException) -> str: return (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
+
+def check_device(
+    name: str,                # a torch device: cpu, cuda, cuda:1, mps, ...
+    option: str = '--device', # the option's name, for the error message
+):
+    "The torch device `name`, refused in one line when torch does not know it or this machine cannot use it."
+    import torch
+    try: dev = torch.device(name)
+    except RuntimeError: raise InputError(f'{option} {name!r} is not a device name (cpu, cuda, cuda:1, mps, ...)') from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            torch.zeros(1, device=dev).cpu()
+    except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None  # torch's errors vary by device kind
+    return dev
+
+def _encoded(a) -> tuple:
+    "The checks that need no data, then the table, read and encoded: (encoder, one-hot rows)."
+    if a.seed + a.models > SEEDS: raise InputError(f'--seed {a.seed} with --models {a.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
     _check_outputs(a)
-    enc, X = encode(read_table(a.data, a.data_dir), drop=a.drop)
-    t0 = time.perf_counter()
-    model = train(X, enc, layers=a.layers, epochs=a.epochs, batch_size=a.batch_size, models=a.models, seed=a.seed, device=a.device, progress=not a.quiet, paper=True)
-    return model, X, time.perf_counter() - t0
+    check_device(a.device)
+    return encode(_read(a), drop=a.drop)
+
+def _train_options(a) -> dict:
+    "What `train` gets from the command line, for both modes."
+    return dict(seed=a.seed, device=a.device, progress=not a.quiet, models=a.models,
+                **{k: v for k, v in dict(layers=a.layers, epochs=a.epochs, batch_size=a.batch_size).items() if v is not None})
+
+def _paper_only(a, options: tuple):
+    "Refuse --tau-* options without --paper: the default mode checks rules on the data instead."
+    given = [o for o in options if getattr(a, o.lstrip('-').replace('-', '_')) is not None]
+    if given and not a.paper: raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, which only --paper uses; "
+                                              'without it rules are checked on the data (--min-confidence, --min-lift, --min-support)')
 
 # %% ../nbs/08_cli.ipynb #d64f4039
+def _items(enc: Encoder, items, option: str, features: bool = True):
+    "Indices of `items` (item names, or with `features` also feature names), or a refusal naming `option`."
+    try: return enc.item_index(items, features=features)
+    except KeyError as e: raise InputError(f'{option}: {e.args[0]}') from None
+
+def _length(given, option: str, most: int, what: str) -> int:
+    "A length option's value: as given (refused above `most`), else 2, or `most` when that is smaller."
+    if given is None: return min(2, most)
+    if given > most: raise InputError(f'{option} must be at most {most} ({what}), got {given}')
+    return given
+
+def _check_items(a, enc: Encoder) -> int:
+    "Check what `mine` needs the fitted encoder for; return the antecedent length."
+    k = len(enc)
+    if k < 2: raise InputError(f'rules need at least two features, one for the antecedent and one for the consequent; the table has {k}')
+    depth = _length(a.max_antecedents, '--max-antecedents', k - 1, f'the table has {k} features and one is left for the consequent')
+    if a.target and set(enc.feature_of) <= set(enc.feature_of[_items(enc, a.target, '--target')]):
+        raise InputError('--target covers every feature: none is left for antecedents')
+    for option, items in (('--antecedents', a.antecedents), ('--consequents', a.consequents)):
+        if items is not None: _items(enc, items, option)
+    return depth
+
+# %% ../nbs/08_cli.ipynb #455f70b8
+def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
+    "The text report of `mine`: a summary line, what was left out, then the shortest and most confident rules."
+    n, times = out['rules'], f"{out['steps']} training steps in {out['train_s']:.2f}s, extract {out['extract_s']:.2f}s"
+    head = f"{n} rules from {out['rows']} rows ({out['categories']} categories)"
+    if not paper: head += f", {out['candidates']} candidates checked on the data"
+    if not n: print(f'{head}; {times}; ' + ('lower --tau-a or --tau-c to find more' if paper else 'lower --min-confidence, --min-lift or --min-support to find more'))
+    else: print(head + ('; the 20 shortest and most confident below, --out writes all' if n > 20 else '') +
+                f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, coverage {out['coverage']:.3f}; {times}")
+    if out.get('near_constant'): print('near-constant features, left out: ' + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
+    show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
+    for _, r in show.iterrows():
+        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, lift {r.lift:.3f})")
+
 def _mine(a) -> dict:
     if a.target and (a.consequents or a.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
-    if a.top_k is not None and a.top_k < 1: raise InputError(f'--top-k must be at least 1, got {a.top_k}')
-    model, X, train_s = _train(a)
-    enc = model.encoder
-    rules = (class_rules(model, a.target, a.max_antecedents, a.tau_a, a.tau_c) if a.target else
-             extract_rules(model, a.max_antecedents, a.tau_a, a.tau_c, a.antecedents, a.consequents))
-    if a.top_k: rules = top_k(rules, a.top_k)
+    _paper_only(a, ('--tau-a', '--tau-c'))
+    enc, X = _encoded(a)
+    depth = _check_items(a, enc)
+    from aerial_nb.rules import fit_rules
+    from aerial_nb.variants import top_k
+    model, rules, out = fit_rules(X, enc, depth, a.min_confidence, a.min_lift, a.min_support, a.target, a.antecedents, a.consequents,
+                                  paper=a.paper, tau_a=a.tau_a or 0.5, tau_c=a.tau_c or 0.8, **_train_options(a))
+    if a.top_k:
+        rules = top_k(rules, a.top_k) if a.paper else top_k(rules, a.top_k, 'confidence', X)
+        out.update(rules.summary(X))
     frame = rules.to_frame(X)
-    out = dict(rows=len(X), categories=enc.n_items, **rules.summary(X), train_s=train_s, extract_s=rules.params['extract_s'])
     _write(a, frame, model)
-    if not a.json:
-        show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
-        print(f"{out['rules']} rules (the 20 shortest and most confident below; --out writes all) from {out['rows']} rows ({out['categories']} categories); "
-              f"support {out['support']:.3f}, confidence {out['confidence']:.3f}, coverage {out['coverage']:.3f}; "
-              f"train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
-        for _, r in show.iterrows():
-            print(f"  {', '.join(sorted(r.antecedents))} -> {next(iter(r.consequents))}  (support {r.support:.3f}, confidence {r.confidence:.3f})")
+    if not a.json: _print_rules(out, frame, a.paper)
     return out
 
 # %% ../nbs/08_cli.ipynb #27ca868d
 def _itemsets(a) -> dict:
-    model, X, train_s = _train(a)
+    _paper_only(a, ('--tau-i',))
+    enc, X = _encoded(a)
+    length = _length(a.max_length, '--max-length', len(enc), 'the number of features')
+    from aerial_nb.autoencoder import train
+    from aerial_nb.variants import frequent_itemsets, verified_itemsets
     t0 = time.perf_counter()
-    sets = frequent_itemsets(model, a.max_length, a.tau_i, X=X)
-    out = dict(rows=len(X), categories=model.encoder.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
-               train_s=train_s, extract_s=time.perf_counter() - t0)
+    model = train(X, enc, paper=a.paper, **_train_options(a))
+    train_s, t0 = time.perf_counter() - t0, time.perf_counter()
+    sets = frequent_itemsets(model, length, a.tau_i or 0.5, X=X) if a.paper else verified_itemsets(model, X, length, a.min_support)
+    out = dict(rows=len(X), categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
+               steps=len(model.history), train_s=train_s, extract_s=time.perf_counter() - t0)
     _write(a, sets)
     if not a.json:
         print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
-        for _, r in sets.sort_values('support', ascending=False).head(20).iterrows(): print(f"  {', '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
+        for _, r in sets.sort_values('support', ascending=False).head(20).iterrows(): print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
     return out
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
 def _bench(a) -> dict:
+    unknown = sorted(set(a.datasets or []) - set(PAPER_DATASETS))
+    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the studies run on {PAPER_DATASETS}')
     try:
         if a.study == 'rule-quality':
             from aerial_nb.evaluation import rule_quality_study, summary_table, write_results
@@ -339,9 +531,8 @@ def _bench(a) -> dict:
             if not a.json: print("\ntime as a multiple of aerial_nb's:")
         elif a.study == 'support-sweep':
             from aerial_nb.classification import support_sweep, write_sweep
-            names = a.datasets or list(UCI_DATASETS)
-            if set(names) - set(UCI_DATASETS): raise InputError(f'unknown dataset(s) {sorted(set(names) - set(UCI_DATASETS))}; choose from {list(UCI_DATASETS)}')
-            rows = pd.concat([support_sweep(load_uci(d, data_dir=a.data_dir), folds=a.folds).assign(dataset=d) for d in names], ignore_index=True)
+            rows = pd.concat([support_sweep(load_uci(d, data_dir=a.data_dir), folds=a.folds).assign(dataset=d) for d in a.datasets or PAPER_DATASETS],
+                             ignore_index=True)
             table = rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)[['patterns', 'accuracy', 'time_s']].mean()
             paths = write_sweep(rows, a.results, note=f'aerial-nb bench support-sweep --folds {a.folds}')
         else:
@@ -354,9 +545,23 @@ def _bench(a) -> dict:
     return dict(results=[str(p) for p in paths], table=json.loads(flat.to_json(orient='records')))
 
 def _verify(a) -> dict:
-    out = verify(load_model(a.model), a.antecedent, a.consequent, a.tau_a, a.tau_c)
-    if not a.json: print(f"{', '.join(a.antecedent)} -> {a.consequent}: {'holds' if out['holds'] else 'does not hold'} "
-                         f"(antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})")
+    from aerial_nb.extraction import verify
+    model = load_model(a.model)
+    enc = model.encoder
+    ante, cons = _items(enc, a.antecedent, '--antecedent', False), _items(enc, a.consequent, '--consequent', False)
+    if len(set(enc.feature_of[ante])) < len(ante): raise InputError('--antecedent names two categories of one feature')
+    if enc.feature_of[cons[0]] in enc.feature_of[ante]: raise InputError(f'--consequent {a.consequent} is of a feature already in --antecedent')
+    out = verify(model, a.antecedent, a.consequent, a.tau_a, a.tau_c)
+    text = f"{rule_text(a.antecedent, [a.consequent])}: the model says it {'holds' if out['holds'] else 'does not hold'} (antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})"
+    if a.data:
+        from aerial_nb.quality import rule_metrics
+        X = enc.transform(read_table(a.data, a.data_dir, a.na_values), unknown='ignore')
+        m = rule_metrics(X, ante[None, :], cons).iloc[0]
+        out.update(support=float(m.support), confidence=float(m.confidence), lift=float(m.lift),
+                   holds_on_data=bool(m.confidence >= a.min_confidence and m.lift >= a.min_lift))
+        text += (f"; on the data it {'holds' if out['holds_on_data'] else 'does not hold'} "
+                 f"(support {m.support:.3f}, confidence {m.confidence:.3f}, lift {m.lift:.3f})")
+    if not a.json: print(text)
     return out
 
 # %% ../nbs/08_cli.ipynb #4c9ee148
@@ -378,7 +583,8 @@ def main(argv: list = None) -> int:
         sys.stdout.flush()
         return 0
     except KeyboardInterrupt:                             # Ctrl-C: temporary files are gone, nothing was replaced
-        print(f'aerial-nb {a.command}: interrupted', file=sys.stderr)
+        start = '\r\033[K' if sys.stderr.isatty() else '\r'   # over a progress bar the interrupt left on the line
+        print(f'{start}aerial-nb {a.command}: interrupted', file=sys.stderr)
         return 130
     except BrokenPipeError:                               # the reader stopped early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json, os, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['MISSING', 'UCI_DATASETS', 'bin_edges', 'Encoder', 'encode', 'load_uci', 'weather_beverage']
+__all__ = ['MISSING', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'encode', 'UCITable', 'load_uci',
+           'weather_beverage']
 
 # %% ../nbs/00_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category
@@ -41,10 +43,11 @@ def bin_edges(
     bins: int = 10,          # number of bins asked for
     method: str = 'quantile' # 'quantile' (equal frequency) or 'uniform' (equal width)
 ) -> np.ndarray:             # increasing edges, outer ones at -inf/inf
-    "Edges of `bins` equal-frequency or equal-width bins for `x`, duplicates dropped."
+    "Edges of `bins` equal-frequency or equal-width bins for the finite values of `x`, duplicates dropped."
     if bins < 1: raise ValueError(f'bins must be at least 1, got {bins}')
-    v = pd.to_numeric(x, errors='raise').dropna().to_numpy(float)
-    if not len(v): raise ValueError(f'column {x.name!r} has no values to bin')
+    v = pd.to_numeric(x, errors='raise').to_numpy(float)
+    v = v[np.isfinite(v)]
+    if not len(v): raise ValueError(f'column {x.name!r} has no finite values to bin')
     if method == 'quantile': e = np.quantile(v, np.linspace(0, 1, bins + 1))
     elif method == 'uniform': e = np.linspace(v.min(), v.max(), bins + 1)
     else: raise ValueError(f"binning method must be 'quantile' or 'uniform', got {method!r}")
@@ -91,7 +94,10 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
 
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
-    codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    try: codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
+        raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
+                         'not a list, dict or array') from None
     uniq = pd.Index(uniq)
     try: order = np.argsort(uniq.to_numpy(), kind='stable') if len(uniq) else np.arange(0)
     except TypeError: order = np.argsort(np.array([_label(u) for u in uniq], dtype=object), kind='stable')
@@ -111,6 +117,10 @@ def _check_table(df: pd.DataFrame, what: str = 'table'):
     if df.shape[0] == 0: raise ValueError(f'the {what} has no rows')
     dup = df.columns[df.columns.duplicated()]
     if len(dup): raise ValueError(f'the {what} has duplicate column names: {sorted(set(map(str, dup)))}')
+    text = pd.Index(map(str, df.columns))
+    if text.has_duplicates:                                   # 0 and '0': features are named by text
+        same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
+        raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 
 @classmethod
 def _fit(cls,
@@ -247,40 +257,62 @@ _VOTES = ('handicapped-infants water-project-cost-sharing adoption-of-the-budget
           'el-salvador-aid religious-groups-in-schools anti-satellite-test-ban aid-to-nicaraguan-contras mx-missile '
           'immigration synfuels-corporation-cutback education-spending superfund-right-to-sue crime duty-free-exports '
           'export-administration-act-south-africa').split()
+_SOYBEAN = ('date plant-stand precip temp hail crop-hist area-damaged severity seed-tmt germination plant-growth leaves '
+            'leafspots-halo leafspots-marg leafspot-size leaf-shread leaf-malf leaf-mild stem lodging stem-cankers '
+            'canker-lesion fruiting-bodies external-decay mycelium int-discolor sclerotia fruit-pods fruit-spots seed '
+            'mold-growth seed-discolor seed-size shriveling roots').split()
+_LYMPH = ('lymphatics block-of-affere bl-of-lymph-c bl-of-lymph-s by-pass extravasates regeneration-of early-uptake-in '
+          'lym-nodes-dimin lym-nodes-enlar changes-in-lym defect-in-node changes-in-node changes-in-stru special-forms '
+          'dislocation-of exclusion-of-no no-of-nodes-in').split()
 
-# name -> (UCI id, file, column names in file order with 'class' where the class is)
-UCI_DATASETS = {
-    'breast_cancer': (14, 'breast-cancer.data', ['class'] + 'age menopause tumor-size inv-nodes node-caps deg-malig breast breast-quad irradiat'.split()),
-    'congressional_voting': (105, 'house-votes-84.data', ['class'] + _VOTES),
-    'mushroom': (73, 'agaricus-lepiota.data', ['class'] + _MUSHROOM),
-    'chess_krvskp': (22, 'kr-vs-kp.data', _CHESS + ['class']),
-    'spambase': (94, 'spambase.data', [f'word_freq_{w}' for w in _SPAM_WORDS] + [f'char_freq_{c}' for c in ';([!$#']
-                 + ['capital_run_length_average', 'capital_run_length_longest', 'capital_run_length_total', 'class']),
+# %% ../nbs/00_encoding.ipynb #3bd6e154
+class UCITable(NamedTuple):
+    "Where one UCI table lives and how its file reads."
+    id: int              # the table's id in the UCI repository (what `ucimlrepo` fetches)
+    files: tuple         # data file names in the mirror folder, read in turn and stacked
+    columns: list        # column names in file order, `class` where the class is
+    row_id: str = None   # a column that only numbers the rows: left out
+
+UCI_DATASETS = {         # every table `load_uci` reads, by name
+    'breast_cancer': UCITable(14, ('breast-cancer.data',), ['class'] + 'age menopause tumor-size inv-nodes node-caps deg-malig breast breast-quad irradiat'.split()),
+    'congressional_voting': UCITable(105, ('house-votes-84.data',), ['class'] + _VOTES),
+    'mushroom': UCITable(73, ('agaricus-lepiota.data',), ['class'] + _MUSHROOM),
+    'chess_krvskp': UCITable(22, ('kr-vs-kp.data',), _CHESS + ['class']),
+    'spambase': UCITable(94, ('spambase.data',), [f'word_freq_{w}' for w in _SPAM_WORDS] + [f'char_freq_{c}' for c in ';([!$#']
+                         + ['capital_run_length_average', 'capital_run_length_longest', 'capital_run_length_total', 'class']),
+    'spect_heart': UCITable(95, ('SPECT.train', 'SPECT.test'), ['class'] + [f'F{i}' for i in range(1, 23)]),
+    'soybean_small': UCITable(91, ('soybean-small.data',), _SOYBEAN + ['class']),
+    'lymphography': UCITable(63, ('lymphography.data',), ['class'] + _LYMPH),
+    'hayes_roth': UCITable(44, ('hayes-roth.data',), ['name', 'hobby', 'age', 'educational_level', 'marital_status', 'class'], row_id='name'),
+    'balance_scale': UCITable(12, ('balance-scale.data',), ['class', 'left-weight', 'left-distance', 'right-weight', 'right-distance']),
 }
+PAPER_DATASETS = ['breast_cancer', 'congressional_voting', 'mushroom', 'chess_krvskp', 'spambase']  # the paper's Table 1, in its order
 
 # %% ../nbs/00_encoding.ipynb #fcf936fb
 def _read_mirror(name: str, data_dir) -> pd.DataFrame:
-    _, fname, cols = UCI_DATASETS[name]
-    path = Path(data_dir)/name/fname
-    if not path.is_file(): raise FileNotFoundError(f'no local copy of {name!r}: {path} does not exist')
+    t = UCI_DATASETS[name]
+    paths = [Path(data_dir)/name/f for f in t.files]
+    for path in paths:
+        if not path.is_file(): raise FileNotFoundError(f'no local copy of {name!r}: {path} does not exist')
     numeric = name == 'spambase'
-    df = pd.read_csv(path, header=None, names=cols, keep_default_na=False, na_values=[] if not numeric else None,
-                     dtype=None if numeric else str, skip_blank_lines=True)
-    return df[[c for c in cols if c != 'class'] + ['class']]
+    df = pd.concat([pd.read_csv(p, header=None, names=t.columns, keep_default_na=False, na_values=None if numeric else [],
+                                dtype=None if numeric else str, skip_blank_lines=True) for p in paths], ignore_index=True)
+    return df[[c for c in t.columns if c not in ('class', t.row_id)] + ['class']]
 
 def _fetch_uci(name: str) -> pd.DataFrame:
     from ucimlrepo import fetch_ucirepo
-    d = fetch_ucirepo(id=UCI_DATASETS[name][0]).data
-    X, y = d.features.copy(), d.targets
-    if name != 'spambase': X = X.astype(object).where(X.notna(), '?').astype(str)
-    return X.assign(**{'class': y.iloc[:, 0].to_numpy()})
+    t = UCI_DATASETS[name]
+    d = fetch_ucirepo(id=t.id).data
+    X, y = d.features.drop(columns=[t.row_id], errors='ignore'), d.targets.iloc[:, 0]   # a row id may come as a feature
+    if name != 'spambase': X, y = X.astype(object).where(X.notna(), '?').astype(str), y.astype(str)
+    return X.assign(**{'class': y.to_numpy()})
 
 def load_uci(
-    name: str,            # one of `UCI_DATASETS`: breast_cancer, congressional_voting, mushroom, chess_krvskp, spambase
+    name: str,            # a key of `UCI_DATASETS`: the paper's five (`PAPER_DATASETS`) or the five more
     data_dir=None,        # a local mirror folder (default: $AERIAL_NB_DATA, else download with ucimlrepo)
     drop_class: bool = False, # leave out the `class` column (the paper's rule-quality setting)
 ) -> pd.DataFrame:
-    "One of the paper's five UCI datasets, class column named `class`."
+    "One of the UCI tables, class column named `class` and last."
     if name not in UCI_DATASETS: raise KeyError(f'unknown dataset {name!r}; choose from {list(UCI_DATASETS)}')
     data_dir = data_dir or os.environ.get('AERIAL_NB_DATA')
     if data_dir: df = _read_mirror(name, data_dir)

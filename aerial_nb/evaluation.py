@@ -14,7 +14,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .encoding import Encoder, encode, load_uci, UCI_DATASETS
+from .encoding import Encoder, encode, load_uci, PAPER_DATASETS as UCI_DATASETS
 from .autoencoder import train
 from .extraction import extract_rules
 from .quality import item_bits, itemset_counts, rule_metrics, rule_set_summary, coverage, at_least, fraction, _mean, rule_keys

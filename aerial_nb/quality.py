@@ -13,9 +13,9 @@ import pandas as pd
 from .encoding import Encoder
 
 # %% auto #0
-__all__ = ['METRICS', 'item_bits', 'itemset_counts', 'rule_metrics', 'coverage', 'rule_set_summary', 'rules_to_frame', 'fraction',
-           'at_least', 'onehot', 'exhaustive_rules', 'rule_keys', 'compare_with_exhaustive', 'verified', 'redundant',
-           'explained']
+__all__ = ['METRICS', 'item_bits', 'itemset_counts', 'rule_metrics', 'coverage', 'rule_set_summary', 'rule_text',
+           'rules_to_frame', 'fraction', 'at_least', 'onehot', 'exhaustive_rules', 'rule_keys',
+           'compare_with_exhaustive', 'verified', 'redundant', 'explained']
 
 # %% ../nbs/01_quality.ipynb #bd9cb9fc
 def item_bits(
@@ -198,6 +198,13 @@ def rule_set_summary(
             'lift': _mean(m['lift']), 'coverage': int(_popcount(covered)) / n, 'vacuous': int((nA == 0).sum())}
 
 # %% ../nbs/01_quality.ipynb #8f5c04f9
+def rule_text(
+    antecedents,   # the antecedent's item names
+    consequents,   # the consequent's item names (one, for Aerial+'s rules)
+) -> str:          # e.g. 'season=summer & weather=warm -> beverage=soda'
+    "A rule as text: sorted antecedent items joined by ' & ', then ' -> ' and the consequent."
+    return ' & '.join(sorted(antecedents)) + ' -> ' + ' & '.join(sorted(consequents))
+
 def rules_to_frame(
     enc: Encoder,                # the encoder whose items the indices name
     ante,                        # (r, a) int64 antecedent item indices padded with -1

@@ -12,11 +12,11 @@ import pandas as pd
 from .encoding import Encoder, encode
 from .autoencoder import Model, train
 from .quality import at_least, fraction, item_bits, itemset_counts, redundant, rule_keys, verified
-from .extraction import Rules, check_depth, extract_rules, outputs, pad_sets
+from .extraction import Rules, check_depth, check_tau, extract_rules, outputs, pad_sets
 
 # %% auto #0
 __all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'MARGIN', 'STABLE', 'dominant_items',
-           'unmarked', 'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'mine']
+           'unmarked', 'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'fit_rules', 'mine']
 
 # %% ../nbs/03a_rules.ipynb #c6f8ad0f
 NEAR_CONSTANT = 0.95   # a value that holds in this share of rows makes its feature near-constant
@@ -169,8 +169,9 @@ def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     return float((counts == 2).sum() / len(counts))
 
 # %% ../nbs/03a_rules.ipynb #fed6d711
-def mine(
-    df: pd.DataFrame,             # the table
+def fit_rules(
+    X,                            # (n, D) one-hot matrix from `encode`
+    enc: Encoder,                 # the encoder that made it
     max_antecedents: int = 2,     # a: longest antecedent
     min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
     min_lift: float = MIN_LIFT,   # informative: exact lift at least this
@@ -181,24 +182,22 @@ def mine(
     paper: bool = False,          # the paper's method exactly: paper training, Algorithm 1 with tau_a, tau_c
     tau_a: float = 0.5,           # paper: antecedent similarity threshold
     tau_c: float = 0.8,           # paper: consequent similarity threshold
-    drop: list = None,            # columns to leave out
     seed: int = 0,                # seeds training (same seed, same rules)
     device: str = 'cpu',          # torch device for training and extraction
     progress: bool = False,       # progress bar while training
-    encoder_options: dict = None, # passed to `Encoder.fit` (bins, binning, edges, drop_constant, ...)
     **train_options,              # passed to `train` (layers, steps, epochs, batch_size, models, ...); steps or epochs fix the length
-) -> pd.DataFrame:                # rules with exact metrics; `attrs['summary']` says what was done
-    "Encode `df`, train Aerial+'s autoencoder, and return the rules it finds, scored exactly."
-    enc, X = encode(df, drop=drop, **(encoder_options or {}))
+) -> tuple:                       # (model, rules, summary)
+    "Train on encoded rows and extract the rules (checked before training): the trained model, its rules and what was done."
     check_depth(Model(None, enc, [0.0]), max_antecedents)                      # everything is checked before training
-    if not paper: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
+    if paper:
+        if target is not None: antecedents, consequents = [f for f in enc.features if f not in np.atleast_1d(target)], target
+        check_tau(tau_a=tau_a, tau_c=tau_c); rule_items(enc, antecedents, consequents)
+    else: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
     t0 = time.perf_counter()
     if paper:
-        if target is not None: antecedents, consequents = None, target
         model = train(X, enc, seed=seed, device=device, progress=progress, paper=True, **train_options)
         train_s = time.perf_counter() - t0
-        ante = None if target is None else [f for f in enc.features if f not in np.atleast_1d(target)]
-        rules = extract_rules(model, max_antecedents, tau_a, tau_c, ante if target is not None else antecedents, consequents)
+        rules = extract_rules(model, max_antecedents, tau_a, tau_c, antecedents, consequents)
     else:
         bits = item_bits(X)
         find = lambda m: find_rules(m, bits, len(X), max_antecedents, min_confidence, min_lift, min_support, antecedents, consequents, target)
@@ -214,6 +213,22 @@ def mine(
                       **{'observe': max_antecedents, **train_options})
         train_s = time.perf_counter() - t0
         rules = find(model) if fixed else state['rules']
+    return model, rules, dict(rules.summary(X), steps=len(model.history), train_s=train_s, extract_s=rules.params['extract_s'])
+
+def mine(
+    df: pd.DataFrame,             # the table
+    max_antecedents: int = 2,     # a: longest antecedent
+    min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
+    min_lift: float = MIN_LIFT,   # informative: exact lift at least this
+    min_support: float = None,    # verified: exact support at least this (None: any)
+    target=None,                  # class column(s): classification rules
+    drop: list = None,            # columns to leave out
+    encoder_options: dict = None, # passed to `Encoder.fit` (bins, binning, edges, drop_constant, ...)
+    **options,                    # passed to `fit_rules`: antecedents, consequents, paper, tau_a, tau_c, seed, device, progress, and `train`'s options
+) -> pd.DataFrame:                # rules with exact metrics; `attrs['summary']` says what was done
+    "Encode `df`, train Aerial+'s autoencoder, and return the rules it finds, scored exactly."
+    enc, X = encode(df, drop=drop, **(encoder_options or {}))
+    _, rules, summary = fit_rules(X, enc, max_antecedents, min_confidence, min_lift, min_support, target, **options)
     out = rules.to_frame(X)
-    out.attrs['summary'] = dict(rules.summary(X), steps=len(model.history), train_s=train_s, extract_s=rules.params['extract_s'])
+    out.attrs['summary'] = summary
     return out
