@@ -229,27 +229,42 @@ class _Adam:
 # %% ../nbs/02_autoencoder.ipynb #ad4b6e64
 STEPS, MAX_STEPS, CYCLE = 100, 1000, 25   # default length of `train`; the most with `until`; steps per cycle
 
+class _Centred:
+    "The first layer seen from inputs centred on the uniform vector: W (x - u) + c, with c = b + W u."
+    def __init__(self, layer: nn.Linear, u: torch.Tensor): self.layer, self.u, self.weight, self.bias = layer, u, layer.weight, layer.bias + layer.weight @ u
+    def sync(self): self.layer.bias.copy_(self.bias - self.weight @ self.u)
+
 class _Member:
     "One network trained for verified rules: its weights, Adam's state and its own random generator."
     def __init__(self, enc: Encoder, layers: int, freq: torch.Tensor, seed: int, weight_decay: float, device):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
             self.net = AutoEncoder(enc.sizes, layers).to(device)
-        self.layers = _linears(self.net)
-        with torch.no_grad(): self.layers[-1].bias.copy_(freq.clamp_min(1e-4).log())   # start at the marginals
+        linears = _linears(self.net)
+        for p in self.net.parameters(): p.requires_grad_(False)
+        with torch.no_grad(): linears[-1].bias.copy_(freq.clamp_min(1e-4).log())    # start at the marginals
+        self.uniform = (1.0 / self.net.sizes.float())[self.net.feature_of]
+        self.first = _Centred(linears[0], self.uniform)
+        self.layers = [self.first] + linears[1:]
         params = [p for l in self.layers for p in (l.weight, l.bias)]
-        for p in params: p.requires_grad_(False)
         self.adam, self.gen = _Adam(params, weight_decay), torch.Generator().manual_seed(seed)
+        self.order, self.pos = torch.zeros(0, dtype=torch.long), 0
+
+    def rows(self, n: int, b: int) -> torch.Tensor:
+        "The next `b` row indices of a shuffled pass over `n` rows, a new shuffle when a pass runs out (b <= n)."
+        if self.pos + b > len(self.order): self.order, self.pos = torch.randperm(n, generator=self.gen), 0
+        self.pos += b
+        return self.order[self.pos - b:self.pos]
 
     def cycle(self, codes: torch.Tensor, s: dict, blocks: torch.Tensor, steps: int, bar) -> list:
         "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
         history = []
         for i in range(steps):
-            rows = torch.randint(0, len(codes), (min(s['batch_size'], len(codes)),), generator=self.gen)
-            x, y = masked_rows(codes[rows], self.net, s['observe'], self.gen)
-            loss, grads = _loss_grads(self.layers, x, y, blocks)
+            x, y = masked_rows(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.net, s['observe'], self.gen)
+            loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks)
             self.adam.step(grads, s['lr'] * (1 - i / steps))
             history.append(float(loss)); bar.update()
+        self.first.sync()
         return history
 
 # %% ../nbs/02_autoencoder.ipynb #e21764ec

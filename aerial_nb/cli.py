@@ -306,11 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--min-support', type=_share, default=0.1, help='verified: every itemset holds in at least this share of rows')
     p.add_argument('--tau-i', type=_fraction, default=None, help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
     p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
-    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed'],
+    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
-                        "or time against pyaerial and FP-Growth")
-    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="the paper's UCI datasets (default all five: " + ', '.join(PAPER_DATASETS) + ')')
-    p.add_argument('--seeds', type=_whole(1), default=1, help='rule-quality: runs of each stochastic method')
+                        "time against pyaerial and FP-Growth, or the rules users get on ten tables (trust)")
+    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
+    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1) and trust (default 5): runs of each stochastic method')
     p.add_argument('--folds', type=_whole(2), default=10, help='classification and support-sweep: cross-validation folds')
     p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true', help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
@@ -517,12 +517,18 @@ def _itemsets(a) -> dict:
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
 def _bench(a) -> dict:
-    unknown = sorted(set(a.datasets or []) - set(PAPER_DATASETS))
-    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the studies run on {PAPER_DATASETS}')
+    known = UCI_DATASETS if a.study == 'trust' else PAPER_DATASETS
+    unknown = sorted(set(a.datasets or []) - set(known))
+    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {a.study} study runs on {list(known)}')
     try:
-        if a.study == 'rule-quality':
+        if a.study == 'trust':
+            from aerial_nb.studies.trust import trust_study, trust_table, write_trust
+            rows = trust_study(a.datasets, seeds=a.seeds or 5, data_dir=a.data_dir, progress=not a.json)
+            table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise', 'stability', 'seconds']]
+            paths = write_trust(rows, a.results, note=f"aerial-nb bench trust --seeds {a.seeds or 5}" + (f" --datasets {' '.join(a.datasets)}" if a.datasets else ''))
+        elif a.study == 'rule-quality':
             from aerial_nb.evaluation import rule_quality_study, summary_table, write_results
-            rows = rule_quality_study(a.datasets, seeds=a.seeds, slow=a.slow, data_dir=a.data_dir, progress=not a.json)
+            rows = rule_quality_study(a.datasets, seeds=a.seeds or 1, slow=a.slow, data_dir=a.data_dir, progress=not a.json)
             table, paths = summary_table(rows), write_results(rows, a.results)
         elif a.study == 'speed':
             from aerial_nb.evaluation import speed_benchmark, write_speed_results
