@@ -170,6 +170,15 @@ def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
     codes[r, f] = (c - torch.as_tensor(enc.starts)[f]).to(torch.int16)
     return codes
 
+def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
+    "`masked_rows` with the network's constants given: (b, D) masked input, (b, D) one-hot rows, (b, k) their items (D where unknown)."
+    b, k = codes.shape
+    codes = codes.to(uniform.device, torch.long)
+    items = torch.where(codes >= 0, codes + starts, len(uniform))
+    y = torch.zeros(b, len(uniform) + 1, device=uniform.device).scatter_(1, items, 1.0)[:, :-1]
+    shown = (torch.rand(b, k, generator=gen) * k < torch.randint(0, observe + 1, (b, 1), generator=gen)).to(uniform.device) & (codes >= 0)
+    return torch.where(shown[:, feature_of], y, uniform), y, items
+
 def masked_rows(
     codes: torch.Tensor,    # (b, k) category index per feature, -1 where unknown
     net: AutoEncoder,       # the network the rows are for (its category counts)
@@ -177,15 +186,8 @@ def masked_rows(
     gen: torch.Generator,   # CPU generator for the masks
 ) -> tuple:                 # (b, D) masked input, (b, D) clean one-hot rows
     "Training rows that look like test vectors: a few features shown, the others uniform."
-    b, k, dev = len(codes), net.n_features, net.sizes.device
-    codes = codes.to(dev, torch.long)
-    starts = torch.cumsum(net.sizes, 0) - net.sizes
-    y = torch.zeros(b, net.n_items + 1, device=dev)
-    y.scatter_(1, torch.where(codes >= 0, codes + starts, net.n_items), 1.0)
-    y = y[:, :-1]
-    shown = torch.rand(b, k, generator=gen) * k < torch.randint(0, observe + 1, (b, 1), generator=gen)
-    shown = shown.to(dev) & (codes >= 0)
-    return torch.where(shown[:, net.feature_of], y, (1.0 / net.sizes.float())[net.feature_of]), y
+    x, y, _ = _masked(codes, torch.cumsum(net.sizes, 0) - net.sizes, (1.0 / net.sizes.float())[net.feature_of], net.feature_of, observe, gen)
+    return x, y
 
 # %% ../nbs/02_autoencoder.ipynb #b2fe7523
 def _linears(net: AutoEncoder) -> list: return [m for m in [*net.encoder, *net.decoder] if isinstance(m, nn.Linear)]
@@ -195,6 +197,7 @@ def _loss_grads(
     x: torch.Tensor,        # (b, D) input rows
     y: torch.Tensor,        # (b, D) clean one-hot rows
     blocks: torch.Tensor,   # (D, k) 0/1: column j belongs to feature i
+    items: torch.Tensor = None, # (b, k) the item of each feature in `y` (D where unknown), to compute the loss from k outputs a row
 ) -> tuple:                 # the loss, and the gradient of every weight and bias, in layer order
     "Cross-entropy of each feature's softmax against `y`, and its gradients, computed by hand."
     acts = [x]
@@ -203,7 +206,8 @@ def _loss_grads(
         acts.append(z.tanh() if j < len(layers) - 1 else z)
     e = acts[-1].clamp(-30, 30).exp()                       # softmax per feature; logits this size need no shift
     p = e / ((e @ blocks) @ blocks.t())
-    loss = -(y * p.clamp_min(1e-30).log()).sum() / len(y)
+    if items is None: loss = -(y * p.clamp_min(1e-30).log()).sum() / len(y)
+    else: loss = -(torch.cat([p, p.new_ones(len(p), 1)], 1).gather(1, items).clamp_min(1e-30).log().sum()) / len(y)
     dz, grads = (p - y) / len(y), []
     for j in range(len(layers) - 1, -1, -1):
         grads = [dz.t() @ acts[j], dz.sum(0)] + grads
@@ -244,6 +248,7 @@ class _Member:
         for p in self.net.parameters(): p.requires_grad_(False)
         with torch.no_grad(): linears[-1].bias.copy_(freq.clamp_min(1e-4).log())    # start at the marginals
         self.uniform = (1.0 / self.net.sizes.float())[self.net.feature_of]
+        self.starts = torch.cumsum(self.net.sizes, 0) - self.net.sizes
         self.first = _Centred(linears[0], self.uniform)
         self.layers = [self.first] + linears[1:]
         params = [p for l in self.layers for p in (l.weight, l.bias)]
@@ -260,8 +265,9 @@ class _Member:
         "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
         history = []
         for i in range(steps):
-            x, y = masked_rows(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.net, s['observe'], self.gen)
-            loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks)
+            x, y, items = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts, self.uniform,
+                                  self.net.feature_of, s['observe'], self.gen)
+            loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks, items)
             self.adam.step(grads, s['lr'] * (1 - i / steps))
             history.append(float(loss)); bar.update()
         self.first.sync()
@@ -308,7 +314,7 @@ def train(
     encoder: Encoder,         # the encoder that made X
     layers: int = None,       # encoder layers (default 1; paper: `default_training`)
     epochs: int = None,       # passes over the data (default: `steps` decides; paper: `default_training`)
-    batch_size: int = None,   # rows per gradient step (default 256; paper: `default_training`)
+    batch_size: int = None,   # rows per gradient step (default 128; paper: `default_training`)
     lr: float = None,         # Adam's learning rate (default 1e-2 at the start of each cycle; paper 5e-3)
     weight_decay: float = 2e-8, # Adam weight decay (paper)
     noise: float = 0.5,       # paper: training noise uniform in [-noise, noise], then clipped to [0, 1]
@@ -332,7 +338,7 @@ def train(
         if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
         s = {**default_training(*X.shape), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
         return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed, models=models, paper=True), models, device, progress)
-    batch = batch_size or 256
+    batch = batch_size or 128
     total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)
     s = dict(paper=False, layers=layers or 1, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
              observe=_whole('observe', observe, 0), seed=seed, models=models, steps=total)

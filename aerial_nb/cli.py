@@ -266,7 +266,7 @@ def _mining(p: argparse.ArgumentParser):
     p.add_argument('--paper', action='store_true', help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) instead of exact checks")
     p.add_argument('--layers', type=_whole(1, 8), default=None, help='encoder layers (default 1; --paper: chosen from the table size)')
     p.add_argument('--epochs', type=_whole(1), default=None, help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
-    p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 256; --paper: chosen from the table size)')
+    p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 128; --paper: chosen from the table size)')
     p.add_argument('--models', type=_whole(1, 1000), default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
     p.add_argument('--quiet', action='store_true', help='no progress bar on stderr')
