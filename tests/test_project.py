@@ -1,5 +1,5 @@
 "Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
-import filecmp, os, shutil, subprocess, sys
+import filecmp, json, os, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +44,13 @@ def test_export_reproduces_library(copy):
 def test_notebooks_are_clean(copy):
     _run(('clean', 'nbdev_clean'), copy)
     assert _diff(ROOT/'nbs', copy/'nbs', '*.ipynb') == [], 'run nbdev_clean: these notebooks are not clean'
+
+
+def test_notebooks_name_their_kernel():
+    "Every notebook opens in the `python3` kernel, with no kernel to choose first."
+    for nb in sorted((ROOT/'nbs').glob('*.ipynb')):
+        spec = json.loads(nb.read_text(encoding='utf-8'))['metadata'].get('kernelspec', {})
+        assert (spec.get('name'), spec.get('language')) == ('python3', 'python'), f'{nb.name} has no python3 kernelspec'
 
 
 def test_docs_preprocess(copy):
