@@ -166,13 +166,18 @@ def _retrain(self: _ModelView):
     self.model = train(self.X, self.model.encoder, **s, device=str(self.model.device), progress=False)
     self.update()
 
-def _repr_mimebundle_(self: _ModelView, **kwargs):
-    return super(_ModelView, self)._repr_mimebundle_(**kwargs) if _live() else {'text/plain': self.text}
+def _bundle(self: _ModelView, live: bool, **kwargs) -> dict:
+    "The widget with its text as the plain-text fallback if `live`, else the text alone."
+    text = {'text/plain': self.text}
+    return {**super(_ModelView, self)._repr_mimebundle_(**kwargs), **text} if live else text
+
+def _repr_mimebundle_(self: _ModelView, **kwargs): return self._bundle(_live(), **kwargs)
 
 def _retrain_box(self: _ModelView) -> list:
     return [widgets.HBox([self.seed, self.noise, self.retrain_button])] if self.X is not None else []
 
-_ModelView._show, _ModelView.retrain, _ModelView._repr_mimebundle_, _ModelView._retrain_box = _show, _retrain, _repr_mimebundle_, _retrain_box
+_ModelView._show, _ModelView.retrain, _ModelView._retrain_box = _show, _retrain, _retrain_box
+_ModelView._bundle, _ModelView._repr_mimebundle_ = _bundle, _repr_mimebundle_
 
 # %% ../nbs/07_walkthrough.ipynb #527fa5c3
 class TestVectorWidget(_ModelView):
