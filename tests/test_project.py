@@ -1,5 +1,5 @@
 "Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
-import filecmp, json, os, shutil, subprocess, sys
+import filecmp, json, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
@@ -19,14 +19,9 @@ def copy(tmp_path_factory):
     return dst
 
 
-def _env():
-    "The environment without IN_TEST: nbdev's runner sets it in this process, and nbdev_export does nothing under it."
-    return {k: v for k, v in os.environ.items() if k != 'IN_TEST'}
-
-
 def _run(cmd, cwd):
     return subprocess.run([sys.executable, '-c', f'from nbdev.{cmd[0]} import {cmd[1]}; {cmd[1]}()'],
-                          cwd=cwd, capture_output=True, text=True, check=True, env=_env())
+                          cwd=cwd, capture_output=True, text=True, check=True)
 
 
 def _diff(a: Path, b: Path, pattern: str):
@@ -47,7 +42,7 @@ def test_notebooks_are_clean(copy):
 
 
 def test_notebooks_name_their_kernel():
-    "Every notebook opens in the `python3` kernel, with no kernel to choose first."
+    "Every notebook opens in the `python3` kernel the test suite runs it in, with no kernel to choose first."
     for nb in sorted((ROOT/'nbs').glob('*.ipynb')):
         spec = json.loads(nb.read_text(encoding='utf-8'))['metadata'].get('kernelspec', {})
         assert (spec.get('name'), spec.get('language')) == ('python3', 'python'), f'{nb.name} has no python3 kernelspec'
@@ -57,7 +52,7 @@ def test_docs_preprocess(copy):
     "nbdev's docs preprocessing (what `nbdev_docs` hands to Quarto) runs offline on every notebook."
     # `proc_nbs` itself, not `nbdev_proc_nbs`: the latter tries to download and install Quarto first.
     subprocess.run([sys.executable, '-c', 'from nbdev.quarto import refresh_quarto_yml, proc_nbs; refresh_quarto_yml(); proc_nbs(n_workers=0)'],
-                   cwd=copy, capture_output=True, text=True, check=True, env=_env())
+                   cwd=copy, capture_output=True, text=True, check=True)
     proc = copy/'_proc'
     nbs = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
     assert nbs and all((proc/n).exists() for n in nbs)
