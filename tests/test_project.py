@@ -1,10 +1,11 @@
 "Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
-import filecmp, json, shutil, subprocess, sys
+import filecmp, json, re, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT/'tools'))      # tools/readme.py
 SRC = ['settings.ini', 'setup.py', 'nbs', 'aerial_nb']
 
 
@@ -61,8 +62,17 @@ def test_docs_preprocess(copy):
 
 def test_readme_is_index():
     "README.md is generated from nbs/index.ipynb (`python tools/readme.py`), never edited apart from it."
-    sys.path.insert(0, str(ROOT/'tools'))
     from readme import render
     text, images = render()
     assert (ROOT/'README.md').read_text(encoding='utf-8') == text, 'run python tools/readme.py'
     assert images and all((ROOT/name).read_bytes() == png for name, png in images.items()), 'run python tools/readme.py'
+
+
+def test_readme_links_into_nbs():
+    "Links between notebooks (pages on the site) point into nbs/ from the README, and every relative link there resolves."
+    from readme import relink
+    md = '[a](03_extraction.ipynb), [b](07_walkthrough.ipynb#try-it), ![c](images/x.png), [d](https://x.org/e.ipynb), [f](#top)'
+    assert relink(md, 'nbs') == ('[a](nbs/03_extraction.ipynb), [b](nbs/07_walkthrough.ipynb#try-it), ![c](nbs/images/x.png), '
+                                 '[d](https://x.org/e.ipynb), [f](#top)')
+    links = re.findall(r'\]\((?![a-zA-Z][\w+.-]*:|#)([^)#\s]+)', (ROOT/'README.md').read_text(encoding='utf-8'))
+    assert 'nbs/03_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []
