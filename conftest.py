@@ -7,7 +7,7 @@ nbdev's runner, the closing `nbdev_export()` cell does not run either: it would 
 The kernel imports aerial_nb from this checkout first, and draws with Jupyter's inline matplotlib backend even when
 `MPLBACKEND` is set for the command line tools.
 """
-import os, re
+import os, re, shutil, sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,17 @@ ROOT = Path(__file__).parent
 def pytest_addoption(parser):
     parser.addoption('--flags', default=os.environ.get('AERIAL_NB_TEST_FLAGS', ''),
                      help='space separated test flags whose cells run too (e.g. "slow")')
+
+
+def pytest_sessionstart(session):
+    "The `python3` kernel must run this Python (as a bare `python` does): another would test another environment."
+    from jupyter_client.kernelspec import KernelSpecManager
+    spec = KernelSpecManager().get_kernel_spec('python3')
+    exe, own = spec.argv[0], {'python', f'python{sys.version_info[0]}', 'python%i.%i' % sys.version_info[:2]}
+    if exe not in own and Path(shutil.which(exe) or exe).resolve() != Path(sys.executable).resolve():
+        fix = f'{sys.executable} -m ipykernel install --user'
+        raise pytest.UsageError(f'the python3 kernel in {spec.resource_dir} runs {exe}, not {sys.executable};'
+                                f' to replace it: {fix}')
 
 
 def pytest_collect_file(parent, file_path):
@@ -38,7 +49,7 @@ def _directives(cell) -> dict:
 
 
 def _runs(cell, skip: set) -> bool:
-    "Whether nbdev's runner would run `cell`: code, not `#| eval: false`, no skipped flag, not the `nbdev_export()` cell."
+    "Whether nbdev's runner would run `cell`: code, not `#| eval: false`, no skipped flag, not `nbdev_export()`."
     if cell.cell_type != 'code' or 'nbdev_export(' in cell.source: return False
     d = _directives(cell)
     return d.get('eval:', [''])[0].lower() != 'false' and not skip & d.keys()
@@ -47,7 +58,8 @@ def _runs(cell, skip: set) -> bool:
 def _cost(path: Path, skip: set, forced: set) -> int:
     "A rough running time: the code cells that run, a cell of a forced test flag (paper-scale work) counting as 50."
     import nbformat
-    return sum(50 if _directives(c).keys() & forced else 1 for c in nbformat.read(path, as_version=4).cells if _runs(c, skip))
+    cells = [c for c in nbformat.read(path, as_version=4).cells if _runs(c, skip)]
+    return sum(50 if _directives(c).keys() & forced else 1 for c in cells)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -58,14 +70,14 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    "Under pytest-xdist (`-n`), hand out whole files in collection order, so the longest notebooks go to different workers."
+    "Under pytest-xdist (`-n`), hand out whole files in collection order: the longest go to different workers."
     from xdist.scheduler import LoadScopeScheduling
     config.option.loadscopereorder = False    # xdist would otherwise put the file with the most tests first
     return LoadScopeScheduling(config, log)
 
 
 def _kernel_env() -> dict:
-    "The kernel's environment: this checkout first on `PYTHONPATH`, and no `MPLBACKEND`, so Jupyter picks its inline backend."
+    "The kernel's environment: this checkout first on `PYTHONPATH`, no `MPLBACKEND` (Jupyter picks its inline backend)."
     env = {k: v for k, v in os.environ.items() if k != 'MPLBACKEND'}
     env['PYTHONPATH'] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get('PYTHONPATH')] if p])
     return env
@@ -83,7 +95,8 @@ class NotebookItem(pytest.Item):
         from nbclient.exceptions import CellExecutionError
         nb = nbformat.read(self.path, as_version=4)
         skip, _ = _flags(self.config)
-        client = NotebookClient(nb, timeout=None, kernel_name='python3', resources={'metadata': {'path': str(self.path.parent)}})
+        client = NotebookClient(nb, timeout=None, kernel_name='python3',
+                                resources={'metadata': {'path': str(self.path.parent)}})     # the kernel starts in nbs/
         with client.setup_kernel(env=_kernel_env()):
             for i, cell in enumerate(nb.cells):
                 if not _runs(cell, skip): continue
