@@ -1,10 +1,13 @@
-"""Every notebook in `nbs/` is one pytest item, run by nbdev's own notebook runner.
+"""Every notebook in `nbs/` is one pytest item, run top to bottom in a real Jupyter kernel (nbclient, `python3`), as a
+reader's Run All runs it.
 
-Cells flagged with a test flag from `settings.ini` (`tst_flags`, e.g. `#| slow`) are skipped unless
-`--flags slow` (or the environment variable `AERIAL_NB_TEST_FLAGS="slow"`) asks for them;
-`#| eval: false` cells never run.
+Cells flagged with a test flag from `settings.ini` (`tst_flags`, e.g. `#| slow`) are skipped unless `--flags slow`
+(or the environment variable `AERIAL_NB_TEST_FLAGS="slow"`) asks for them; `#| eval: false` cells never run. Like
+nbdev's runner, the closing `nbdev_export()` cell does not run either: it would rewrite the library under the tests.
+The kernel imports aerial_nb from this checkout first, and draws with Jupyter's inline matplotlib backend even when
+`MPLBACKEND` is set for the command line tools.
 """
-import json, os
+import os, re, shutil, sys
 from pathlib import Path
 
 import pytest
@@ -17,29 +20,67 @@ def pytest_addoption(parser):
                      help='space separated test flags whose cells run too (e.g. "slow")')
 
 
+def pytest_sessionstart(session):
+    "The `python3` kernel must run this Python (as a bare `python` does): another would test another environment."
+    from jupyter_client.kernelspec import KernelSpecManager
+    spec = KernelSpecManager().get_kernel_spec('python3')
+    exe, own = spec.argv[0], {'python', f'python{sys.version_info[0]}', 'python%i.%i' % sys.version_info[:2]}
+    if exe not in own and Path(shutil.which(exe) or exe).resolve() != Path(sys.executable).resolve():
+        fix = f'{sys.executable} -m ipykernel install --user'
+        raise pytest.UsageError(f'the python3 kernel in {spec.resource_dir} runs {exe}, not {sys.executable};'
+                                f' to replace it: {fix}')
+
+
 def pytest_collect_file(parent, file_path):
     if file_path.suffix == '.ipynb' and file_path.parent.name == 'nbs' and not file_path.name.startswith('_'):
         return NotebookFile.from_parent(parent, path=file_path)
 
 
-def _flagged_cells(path: Path, flags: list) -> int:
-    "How many code cells of a notebook carry one of `flags` (e.g. `#| slow`)."
-    cells = json.loads(path.read_text(encoding='utf-8'))['cells']
-    return sum(c['cell_type'] == 'code' and any(f'#| {f}' in ''.join(c['source']) for f in flags) for c in cells)
+def _flags(config) -> tuple:
+    "Test flags whose cells are skipped (settings.ini's `tst_flags` less `--flags`), and those forced to run."
+    from nbdev.config import get_config
+    flags, forced = set(get_config(path=ROOT).tst_flags.split()), set(config.getoption('--flags').split())
+    return flags - forced, flags & forced
+
+
+def _directives(cell) -> dict:
+    from nbdev.process import extract_directives
+    return extract_directives(cell, remove=False)
+
+
+def _runs(cell, skip: set) -> bool:
+    "Whether nbdev's runner would run `cell`: code, not `#| eval: false`, no skipped flag, not `nbdev_export()`."
+    if cell.cell_type != 'code' or 'nbdev_export(' in cell.source: return False
+    d = _directives(cell)
+    return d.get('eval:', [''])[0].lower() != 'false' and not skip & d.keys()
+
+
+def _cost(path: Path, skip: set, forced: set) -> int:
+    "A rough running time: the code cells that run, a cell of a forced test flag (paper-scale work) counting as 50."
+    import nbformat
+    cells = [c for c in nbformat.read(path, as_version=4).cells if _runs(c, skip)]
+    return sum(50 if _directives(c).keys() & forced else 1 for c in cells)
 
 
 def pytest_collection_modifyitems(config, items):
-    "With forced flags, the notebooks with the most flagged cells come first: under `-n 2` the two longest start at once."
-    flags = config.getoption('--flags').split()
-    if flags: items.sort(key=lambda i: _flagged_cells(i.path, flags) if isinstance(i, NotebookItem) else 0, reverse=True)
+    "The longest notebooks come first: under `-n 2` the two longest start at once, on different workers."
+    skip, forced = _flags(config)
+    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else 0, reverse=True)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    "Under pytest-xdist (`-n`), hand out whole files in collection order, so the longest notebooks go to different workers."
+    "Under pytest-xdist (`-n`), hand out whole files in collection order: the longest go to different workers."
     from xdist.scheduler import LoadScopeScheduling
     config.option.loadscopereorder = False    # xdist would otherwise put the file with the most tests first
     return LoadScopeScheduling(config, log)
+
+
+def _kernel_env() -> dict:
+    "The kernel's environment: this checkout first on `PYTHONPATH`, no `MPLBACKEND` (Jupyter picks its inline backend)."
+    env = {k: v for k, v in os.environ.items() if k != 'MPLBACKEND'}
+    env['PYTHONPATH'] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get('PYTHONPATH')] if p])
+    return env
 
 
 class NotebookFile(pytest.File):
@@ -49,19 +90,28 @@ class NotebookFile(pytest.File):
 
 class NotebookItem(pytest.Item):
     def runtest(self):
-        from nbdev.config import get_config
-        from nbdev.test import test_nb
-        skip = get_config(path=ROOT).tst_flags.split()
-        force = self.config.getoption('--flags').split()
-        ok, _ = test_nb(self.path.absolute(), skip_flags=skip, force_flags=force, basepath=ROOT)
-        if not ok: raise NotebookFailed(self.path.name)
+        import nbformat
+        from nbclient import NotebookClient
+        from nbclient.exceptions import CellExecutionError
+        nb = nbformat.read(self.path, as_version=4)
+        skip, _ = _flags(self.config)
+        client = NotebookClient(nb, timeout=None, kernel_name='python3',
+                                resources={'metadata': {'path': str(self.path.parent)}})     # the kernel starts in nbs/
+        with client.setup_kernel(env=_kernel_env()):
+            for i, cell in enumerate(nb.cells):
+                if not _runs(cell, skip): continue
+                try: client.execute_cell(cell, i)
+                except CellExecutionError as e: raise CellFailed(self.path, i, cell, e) from None
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, NotebookFailed):
-            return f'{excinfo.value.args[0]} failed: see the traceback in the captured stderr above'
+        if isinstance(excinfo.value, CellFailed): return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     def reportinfo(self): return self.path, 0, f'notebook {self.path.name}'
 
 
-class NotebookFailed(Exception): pass
+class CellFailed(Exception):
+    "A notebook cell raised: which cell, then nbclient's report of it (the cell's source and the kernel's traceback)."
+    def __init__(self, path: Path, index: int, cell, error):
+        report = re.sub(r'\x1b\[[0-9;]*m', '', str(error))             # the kernel colours its tracebacks
+        super().__init__(f'{path.name}: cell {index} (id {cell.get("id", "?")}) raised {error.ename}\n{report}')

@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_walkthrough.ipynb #69e93b32
 from __future__ import annotations
-import html
+import html, struct
 from dataclasses import dataclass
 from io import BytesIO
 
@@ -154,25 +154,42 @@ class _ModelView(widgets.VBox):
         self.image, self.panel, self.text = widgets.Image(format='png'), widgets.HTML(), ''
 
 # %% ../nbs/07_walkthrough.ipynb #82595fd2
-def _show(self: _ModelView, text: str):
-    buf = BytesIO()
-    self.fig.savefig(buf, format='png', dpi=80, bbox_inches='tight')
-    self.image.value, self.text = buf.getvalue(), text
-    self.panel.value = f'<pre style="line-height:1.35">{html.escape(text)}</pre>'
+_PX_PER_INCH = 100   # the size of the chapter's static figures on the page
+
+def _png_size(png: bytes) -> tuple: return struct.unpack('>II', png[16:24])   # (width, height) from the PNG header
+
+def _show(self: _ModelView, text: str, chart: bool = True):
+    "Show `text` in the panel and the chart, drawn with twice the pixels it is shown with (or no chart)."
+    if chart:
+        buf = BytesIO()
+        self.fig.savefig(buf, format='png', dpi=2 * _PX_PER_INCH, bbox_inches='tight')
+        self.image.value = buf.getvalue()
+        self.image.layout.width = f'{_png_size(self.image.value)[0] // 2}px'
+    self.image.layout.display = None if chart else 'none'
+    self.text, self.panel.value = text, f'<pre style="line-height:1.35">{html.escape(text)}</pre>'
 
 def _retrain(self: _ModelView):
-    "Train again on `X` with the seed and noise set in the widget, then update."
-    s = {**self.model.settings, 'seed': self.seed.value, 'noise': self.noise.value}
-    self.model = train(self.X, self.model.encoder, **s, device=str(self.model.device), progress=False)
-    self.update()
+    "Train again on `X` with the widget's seed and noise, then update; the button shows it is busy meanwhile."
+    b = self.retrain_button
+    b.disabled, b.description, b.icon = True, 'training…', 'spinner spin'
+    try:
+        s = {**self.model.settings, 'seed': self.seed.value, 'noise': self.noise.value}
+        self.model = train(self.X, self.model.encoder, **s, device=str(self.model.device), progress=False)
+        self.update()
+    finally: b.disabled, b.description, b.icon = False, 'retrain', 'refresh'
 
-def _repr_mimebundle_(self: _ModelView, **kwargs):
-    return super(_ModelView, self)._repr_mimebundle_(**kwargs) if _live() else {'text/plain': self.text}
+def _bundle(self: _ModelView, live: bool, **kwargs) -> dict:
+    "The widget with its text as the plain-text fallback if `live`, else the text alone."
+    text = {'text/plain': self.text}
+    return {**super(_ModelView, self)._repr_mimebundle_(**kwargs), **text} if live else text
+
+def _repr_mimebundle_(self: _ModelView, **kwargs): return self._bundle(_live(), **kwargs)
 
 def _retrain_box(self: _ModelView) -> list:
     return [widgets.HBox([self.seed, self.noise, self.retrain_button])] if self.X is not None else []
 
-_ModelView._show, _ModelView.retrain, _ModelView._repr_mimebundle_, _ModelView._retrain_box = _show, _retrain, _repr_mimebundle_, _retrain_box
+_ModelView._show, _ModelView.retrain, _ModelView._retrain_box = _show, _retrain, _retrain_box
+_ModelView._bundle, _ModelView._repr_mimebundle_ = _bundle, _repr_mimebundle_
 
 # %% ../nbs/07_walkthrough.ipynb #527fa5c3
 class TestVectorWidget(_ModelView):
@@ -187,7 +204,7 @@ class TestVectorWidget(_ModelView):
         enc = model.encoder
         super().__init__(model, X, tau_a, tau_c, _probs_size(enc))
         self.max_antecedents = min(max_antecedents, max(len(enc) - 1, 1))
-        self.toggles = {f: widgets.ToggleButtons(options=[('—', None)] + list(zip(cs, enc.items[a:b])), description=f,
+        self.toggles = {f: widgets.ToggleButtons(options=[('—', '')] + list(zip(cs, enc.items[a:b])), description=f,
                                                  style={'button_width': 'auto'})
                         for f, cs, a, b in zip(enc.features, enc.categories, enc.starts[:-1], enc.starts[1:])}
         for t in self.toggles.values(): t.observe(self._on_mark, 'value')
@@ -195,7 +212,7 @@ class TestVectorWidget(_ModelView):
         self.update()
 
     @property
-    def marked(self) -> list: return [t.value for t in self.toggles.values() if t.value is not None]
+    def marked(self) -> list: return [t.value for t in self.toggles.values() if t.value]
 
     def _on_mark(self, change):
         if len(self.marked) > self.max_antecedents: change['owner'].value = change['old']
@@ -205,7 +222,7 @@ class TestVectorWidget(_ModelView):
 def _update_tv(self: TestVectorWidget):
     "Read the marked test vector, redraw the chart, list the rules."
     full = len(self.marked) >= self.max_antecedents
-    for t in self.toggles.values(): t.disabled = full and t.value is None
+    for t in self.toggles.values(): t.disabled = full and not t.value
     self.reading = read_vector(self.model, self.marked, self.tau_a.value, self.tau_c.value)
     self.ax.clear(); _draw(self.reading, self.ax)
     names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
@@ -269,22 +286,25 @@ class RuleExplorer(_ModelView):
     ):
         super().__init__(model, X, tau_a, tau_c, (4.5, 0.22 * top + 0.9))
         self.bits, self.top, self.table = item_bits(X), top, widgets.HTML()
-        opts = [('(none)', None)] + [(i, i) for i in model.encoder.items]
+        opts = [('(none)', '')] + [(i, i) for i in model.encoder.items]
         self.pickers = [widgets.Dropdown(options=opts, description=f'if item {k + 1}') for k in range(max_antecedents)]
         for p in self.pickers: p.observe(lambda _: self.update(), 'value')
         self.children = [widgets.HBox(self.pickers), widgets.HBox([self.tau_a, self.tau_c]), self.panel, self.image, self.table, *self._retrain_box()]
         self.update()
 
     @property
-    def antecedent(self) -> list: return list(dict.fromkeys(p.value for p in self.pickers if p.value is not None))
+    def antecedent(self) -> list: return list(dict.fromkeys(p.value for p in self.pickers if p.value))
 
 # %% ../nbs/07_walkthrough.ipynb #49a5941b
 def _update_re(self: RuleExplorer):
-    "Read the picked antecedent, compare with the data, redraw."
+    "Read the picked antecedent, compare with the data, redraw; a feature picked twice gets a message, no chart."
     enc, n = self.model.encoder, len(self.X)
     a = enc.item_index(self.antecedent) if self.antecedent else np.zeros(0, np.int64)
     self.ax.clear(); self.table.value = ''
-    if len(set(enc.feature_of[a])) < len(a): return self._show('pick at most one category per feature')
+    f = enc.feature_of[a]
+    if len(set(f)) < len(f):
+        twice = next(enc.features[x] for x in f if (f == x).sum() > 1)
+        return self._show(f'two categories of {twice} are picked: pick at most one category per feature', chart=False)
     self.reading = read_vector(self.model, self.antecedent, self.tau_a.value, self.tau_c.value)
     self.result = consequent_table(self.reading, self.bits, self.top, n)
     _draw_consequents(self.reading, self.result, self.ax)

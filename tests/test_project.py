@@ -1,10 +1,11 @@
 "Project-level checks: the library is exactly what the notebooks export, notebooks are clean, docs preprocess."
-import filecmp, os, shutil, subprocess, sys
+import filecmp, json, re, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT/'tools'))      # tools/readme.py
 SRC = ['settings.ini', 'setup.py', 'nbs', 'aerial_nb']
 
 
@@ -19,14 +20,9 @@ def copy(tmp_path_factory):
     return dst
 
 
-def _env():
-    "The environment without IN_TEST: nbdev's runner sets it in this process, and nbdev_export does nothing under it."
-    return {k: v for k, v in os.environ.items() if k != 'IN_TEST'}
-
-
 def _run(cmd, cwd):
     return subprocess.run([sys.executable, '-c', f'from nbdev.{cmd[0]} import {cmd[1]}; {cmd[1]}()'],
-                          cwd=cwd, capture_output=True, text=True, check=True, env=_env())
+                          cwd=cwd, capture_output=True, text=True, check=True)
 
 
 def _diff(a: Path, b: Path, pattern: str):
@@ -46,11 +42,18 @@ def test_notebooks_are_clean(copy):
     assert _diff(ROOT/'nbs', copy/'nbs', '*.ipynb') == [], 'run nbdev_clean: these notebooks are not clean'
 
 
+def test_notebooks_name_their_kernel():
+    "Every notebook opens in the `python3` kernel the test suite runs it in, with no kernel to choose first."
+    for nb in sorted((ROOT/'nbs').glob('*.ipynb')):
+        spec = json.loads(nb.read_text(encoding='utf-8'))['metadata'].get('kernelspec', {})
+        assert (spec.get('name'), spec.get('language')) == ('python3', 'python'), f'{nb.name} has no python3 kernelspec'
+
+
 def test_docs_preprocess(copy):
     "nbdev's docs preprocessing (what `nbdev_docs` hands to Quarto) runs offline on every notebook."
     # `proc_nbs` itself, not `nbdev_proc_nbs`: the latter tries to download and install Quarto first.
     subprocess.run([sys.executable, '-c', 'from nbdev.quarto import refresh_quarto_yml, proc_nbs; refresh_quarto_yml(); proc_nbs(n_workers=0)'],
-                   cwd=copy, capture_output=True, text=True, check=True, env=_env())
+                   cwd=copy, capture_output=True, text=True, check=True)
     proc = copy/'_proc'
     nbs = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
     assert nbs and all((proc/n).exists() for n in nbs)
@@ -59,8 +62,17 @@ def test_docs_preprocess(copy):
 
 def test_readme_is_index():
     "README.md is generated from nbs/index.ipynb (`python tools/readme.py`), never edited apart from it."
-    sys.path.insert(0, str(ROOT/'tools'))
     from readme import render
     text, images = render()
     assert (ROOT/'README.md').read_text(encoding='utf-8') == text, 'run python tools/readme.py'
     assert images and all((ROOT/name).read_bytes() == png for name, png in images.items()), 'run python tools/readme.py'
+
+
+def test_readme_links_into_nbs():
+    "Links between notebooks (pages on the site) point into nbs/ from the README, and every relative link there resolves."
+    from readme import relink
+    md = '[a](03_extraction.ipynb), [b](07_walkthrough.ipynb#try-it), ![c](images/x.png), [d](https://x.org/e.ipynb), [f](#top)'
+    assert relink(md, 'nbs') == ('[a](nbs/03_extraction.ipynb), [b](nbs/07_walkthrough.ipynb#try-it), ![c](nbs/images/x.png), '
+                                 '[d](https://x.org/e.ipynb), [f](#top)')
+    links = re.findall(r'\]\((?![a-zA-Z][\w+.-]*:|#)([^)#\s]+)', (ROOT/'README.md').read_text(encoding='utf-8'))
+    assert 'nbs/03_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []

@@ -1,14 +1,21 @@
 """Render `nbs/index.ipynb` as `README.md` without Quarto (nbdev's own `nbdev_readme` needs it).
 
 Usage: `python tools/readme.py` writes README.md; the test suite checks README.md matches.
-Markdown cells are copied, visible code cells become ```python blocks, their images are written to
-`images/readme-N.png` and linked, and their other outputs (`text/plain`, or stream text) follow in
-plain ``` blocks. Cells with `#| hide` are left out.
+Markdown cells are copied with their relative links made relative to the README: a chapter linked as
+`03_extraction.ipynb` (a page on the site) becomes `nbs/03_extraction.ipynb` (the notebook on GitHub). Visible
+code cells become ```python blocks, their images are written to `images/readme-N.png` and linked, and their other
+outputs (`text/plain`, or stream text) follow in plain ``` blocks. Cells with `#| hide` are left out.
 """
 import base64, json, re
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
+_LINK = re.compile(r'(\]\()(?![a-zA-Z][\w+.-]*:|/|#)([^)\s]+\))')   # a markdown link or image to a relative path
+
+
+def relink(md: str, folder: str) -> str:
+    "Markdown written in `folder` with its relative links made relative to the folder above it."
+    return _LINK.sub(lambda m: f'{m[1]}{folder}/{m[2]}', md)
 
 
 def _hidden(src: str) -> bool: return bool(re.search(r'^#\|\s*hide\s*$', src, re.M))
@@ -27,11 +34,11 @@ def _output(o: dict, images: dict) -> str:
 
 def render(nb_path=ROOT/'nbs'/'index.ipynb') -> tuple:
     "The README text for the notebook at `nb_path`, and the images it links (path -> PNG bytes)."
-    parts, images = [], {}
+    parts, images, folder = [], {}, Path(nb_path).parent.name
     for cell in json.loads(Path(nb_path).read_text(encoding='utf-8'))['cells']:
         src = ''.join(cell['source']).strip()
         if not src or _hidden(src): continue
-        if cell['cell_type'] == 'markdown': parts.append(src); continue
+        if cell['cell_type'] == 'markdown': parts.append(relink(src, folder)); continue
         code = '\n'.join(l for l in src.splitlines() if not l.startswith('#|'))
         parts.append(f'```python\n{code}\n```')
         parts += [t for t in (_output(o, images) for o in cell.get('outputs', [])) if t]
