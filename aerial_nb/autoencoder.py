@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_autoencoder.ipynb #d6419ef0
 from __future__ import annotations
-import math, time
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 

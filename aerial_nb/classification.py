@@ -15,7 +15,7 @@ import pandas as pd
 from .encoding import Encoder, encode, load_uci
 from .autoencoder import train
 from .variants import class_rules, frequent_itemsets
-from .quality import item_bits, itemset_counts, _and_rows, _full, fraction, at_least, _popcount as _pop
+from .bitsets import all_rows, and_rows, at_least, fraction, item_bits, itemset_counts, popcount
 from .evaluation import machine_info
 
 _PACKAGES = ['aerial_nb', 'torch', 'numpy', 'pandas', 'pyfim', 'imodels', 'scikit-learn']  # versions recorded with results
@@ -49,9 +49,9 @@ def covers(
     "Which rows contain each itemset, as a boolean matrix."
     sets = np.asarray(sets, np.int64)
     out = np.empty((len(sets), n_rows), bool)
-    full, k = _full(n_rows, bits.shape[1]), max(1, 2**24 // max(n_rows, 1))
+    full, k = all_rows(n_rows, bits.shape[1]), max(1, 2**24 // max(n_rows, 1))
     for s in range(0, len(sets), k):
-        acc = _and_rows(bits, sets[s:s + k], full)
+        acc = and_rows(bits, sets[s:s + k], full)
         out[s:s + k] = np.unpackbits(acc.view(np.uint8), axis=1, bitorder='little')[:, :n_rows].astype(bool)
     return out
 
@@ -107,9 +107,9 @@ def cba_order(
 def _first_correct(bits, yb, ante, cons, y, n) -> np.ndarray:
     "(n,) position (in the given order) of the first rule that covers each row and predicts its class; len(cons) if none."
     first = np.full(n, len(cons))
-    full, k = _full(n, bits.shape[1]), max(1, 2**22 // n)
+    full, k = all_rows(n, bits.shape[1]), max(1, 2**22 // n)
     for s in range(0, len(cons), k):
-        acc = _and_rows(bits, ante[s:s + k], full) & yb[cons[s:s + k]]      # covered and correct
+        acc = and_rows(bits, ante[s:s + k], full) & yb[cons[s:s + k]]      # covered and correct
         ok = np.unpackbits(acc.view(np.uint8), axis=1, bitorder='little')[:, :n].astype(bool)
         new = ok.any(0) & (first == len(cons))
         first[new] = s + ok[:, new].argmax(0)
@@ -132,13 +132,13 @@ def cba(
     bits, n, yb = item_bits(X), len(X), _class_bits(y, C)
     first = _first_correct(bits, yb, ante, cons, y, n)
     cand = np.unique(first[first < len(cons)])
-    rows = _and_rows(bits, ante[cand], _full(n, bits.shape[1]))           # (m, W) rows each candidate covers
-    left, kept, errors, totals, defaults = _full(n, bits.shape[1]), [], 0, [], []
+    rows = and_rows(bits, ante[cand], all_rows(n, bits.shape[1]))           # (m, W) rows each candidate covers
+    left, kept, errors, totals, defaults = all_rows(n, bits.shape[1]), [], 0, [], []
     for i, r in enumerate(cand):                                           # M1's loop, over candidates only
         cov = rows[i] & left
-        if not _pop(cov & yb[cons[r]]): continue
-        kept.append(r); errors += _pop(cov) - _pop(cov & yb[cons[r]]); left &= ~cov
-        per_class = _pop(left & yb)
+        if not popcount(cov & yb[cons[r]]): continue
+        kept.append(r); errors += popcount(cov) - popcount(cov & yb[cons[r]]); left &= ~cov
+        per_class = popcount(left & yb)
         defaults.append(int(per_class.argmax())); totals.append(errors + per_class.sum() - per_class.max())
     if not kept: return RuleList(ante[:0], cons[:0], int(np.bincount(y, minlength=C).argmax()), classes, {'candidates': 0})
     best = int(np.argmin(totals))
@@ -149,7 +149,7 @@ def cba(
 def _child_counts(sets_bits: np.ndarray, captured: np.ndarray, yb: np.ndarray) -> np.ndarray:
     "(m, C) rows of each class that each antecedent newly captures after `captured`."
     new = sets_bits & ~captured
-    return np.stack([_pop(new & yb[c]) for c in range(len(yb))], 1)
+    return np.stack([popcount(new & yb[c]) for c in range(len(yb))], 1)
 
 def corels(
     X,                          # (n, D) one-hot training data
@@ -163,7 +163,7 @@ def corels(
     y, sets = np.asarray(y, np.int64), np.asarray(sets, np.int64)
     n, C, lam = len(y), int(y.max()) + 1, regularization
     bits, yb = item_bits(X), _class_bits(y, C)
-    sb = _and_rows(bits, sets, _full(n, bits.shape[1]))                   # (m, W) rows of each antecedent
+    sb = and_rows(bits, sets, all_rows(n, bits.shape[1]))                   # (m, W) rows of each antecedent
     counts0 = np.bincount(y, minlength=C)
     best = [(n - counts0.max()) / n, ()]                                   # objective, prefix (as (antecedent, label) pairs)
     queue = [(0.0, 0, (), np.zeros(bits.shape[1], np.uint64), counts0)]   # (bound, tiebreak, prefix, captured, left per class)

@@ -6,11 +6,13 @@
 from __future__ import annotations
 import argparse, csv, hashlib, json, math, os, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from .encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
 from .quality import rule_text
+if TYPE_CHECKING: from aerial_nb.autoencoder import Model   # for annotations; torch is imported only by the commands that train
 
 # %% auto #0
 __all__ = ['NA_VALUES', 'FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'read_table', 'check_model_dir',

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import json, os, warnings
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple

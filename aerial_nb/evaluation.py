@@ -17,7 +17,8 @@ from torch import nn
 from .encoding import Encoder, encode, load_uci, PAPER_DATASETS as UCI_DATASETS
 from .autoencoder import train
 from .extraction import extract_rules
-from .quality import item_bits, itemset_counts, rule_metrics, rule_set_summary, coverage, at_least, fraction, _mean, rule_keys
+from .bitsets import at_least, fraction, item_bits, itemset_counts, rule_keys
+from .quality import coverage, defined_mean, rule_metrics, rule_set_summary
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -198,8 +199,8 @@ def score_rules(
         return {k: s[k] for k in ('rules', 'coverage', 'support', 'confidence')}
     bits, n = item_bits(X), len(X)
     nA, nAC = itemset_counts(bits, ante, n), itemset_counts(bits, np.hstack([ante, cons]), n)
-    return {'rules': len(cons), 'coverage': coverage(bits, ante, n), 'support': _mean(nAC / n),
-            'confidence': _mean(np.where(nA > 0, nAC / np.maximum(nA, 1), np.nan))}
+    return {'rules': len(cons), 'coverage': coverage(bits, ante, n), 'support': defined_mean(nAC / n),
+            'confidence': defined_mean(np.where(nA > 0, nAC / np.maximum(nA, 1), np.nan))}
 
 # %% ../nbs/05_evaluation.ipynb #9e188387
 def agreement(
@@ -214,7 +215,7 @@ def agreement(
     keys = np.vstack([rule_keys(np.asarray(ante), np.asarray(cons), width), rule_keys(truth_ante, truth_cons, width)])
     _, ids = np.unique(keys, axis=0, return_inverse=True)
     found = np.isin(ids[len(cons):], ids[:len(cons)]).sum()
-    return {'precision': _mean(at_least(nAC, nA, min_confidence).astype(float)),
+    return {'precision': defined_mean(at_least(nAC, nA, min_confidence).astype(float)),
             'recall': found / len(truth_cons) if len(truth_cons) else float('nan')}
 
 # %% ../nbs/05_evaluation.ipynb #2a86a6d0
@@ -241,7 +242,7 @@ def _study_dataset(name, X, enc, seeds, methods, max_evals, log) -> list:
         rows.append(dict(dataset=name, method=method, seed=seed, **score_rules(X, ante, cons), time_s=seconds, **extra))
         log(f'{name} {method} seed {seed}: {rows[-1]["rules"]} rules in {seconds:.2f} s')
     aerial = [run_aerial(enc, X, seed) for seed in range(seeds)]
-    min_support = _mean([score_rules(X, a, c)['support'] for a, c, _ in aerial]) / 2
+    min_support = defined_mean([score_rules(X, a, c)['support'] for a, c, _ in aerial]) / 2
     truth = None
     for method, algo in (('FP-Growth', 'fpgrowth'), ('HMine', 'hmine')):
         if method not in methods or np.isnan(min_support): continue
@@ -486,7 +487,7 @@ def speed_benchmark(
 ) -> pd.DataFrame:            # one row per dataset and method, with `vs_aerial_nb` = time / aerial_nb's time
     "Time aerial_nb against pyaerial 1.1.0, mlxtend FP-Growth and pyfim FP-Growth in one process."
     import importlib.util, logging
-    import mlxtend                                                 # required; pyaerial and pyfim are optional
+    import mlxtend.frequent_patterns                               # required (FP-Growth); pyaerial and pyfim are optional
     if repeat < 1: raise ValueError(f'repeat must be at least 1, got {repeat}')
     has = {m: importlib.util.find_spec(m) is not None for m in ('aerial', 'fim')}
     if has['aerial']:

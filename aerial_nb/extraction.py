@@ -13,11 +13,12 @@ import torch
 
 from .encoding import Encoder
 from .autoencoder import Model, cpu_threads
+from .bitsets import pad_sets
 from .quality import rule_metrics, rule_set_summary, rules_to_frame
 
 # %% auto #0
 __all__ = ['SUMMARY_PARAMS', 'test_vectors', 'next_candidates', 'outputs', 'probe', 'Rules', 'check_tau', 'check_model',
-           'check_depth', 'walk', 'pad_sets', 'extract_rules', 'verify']
+           'check_depth', 'walk', 'extract_rules', 'verify']
 
 # %% ../nbs/03_extraction.ipynb #14eec03b
 def test_vectors(
@@ -150,13 +151,6 @@ def walk(
         if level == 1: singles = cand[:, 0]
 
 # %% ../nbs/03_extraction.ipynb #dfa2c08b
-def pad_sets(
-    sets: list,      # (m_i, l_i) int64 item sets of different sizes
-    width: int,      # the widest l_i, or more
-) -> np.ndarray:     # (Σ m_i, width), each row padded with -1
-    "Item sets of several sizes as one array, padded with -1."
-    return np.concatenate([np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1) for s in sets]) if sets else np.zeros((0, width), np.int64)
-
 def extract_rules(
     model: Model,              # a trained model
     max_antecedents: int = 2,  # a: longest antecedent

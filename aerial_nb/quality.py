@@ -5,109 +5,16 @@
 # %% ../nbs/01_quality.ipynb #1b31489a
 from __future__ import annotations
 import itertools
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
 from .encoding import Encoder
+from .bitsets import as_bits, at_least, check_rules, check_sets, chunks, fraction, item_bits, popcount, rule_keys
 
 # %% auto #0
-__all__ = ['METRICS', 'item_bits', 'itemset_counts', 'rule_metrics', 'coverage', 'rule_set_summary', 'rule_text',
-           'rules_to_frame', 'fraction', 'at_least', 'onehot', 'exhaustive_rules', 'rule_keys',
-           'compare_with_exhaustive', 'verified', 'redundant', 'explained']
-
-# %% ../nbs/01_quality.ipynb #bd9cb9fc
-def item_bits(
-    X,                          # (n, D) one-hot matrix, bool or 0/1 numbers
-    rows_per_block: int = 1 << 14, # rows packed per step (a multiple of 64); bounds the memory used
-) -> np.ndarray:                # (D, ceil(n/64)) uint64: bit i%64 of word i//64 is row i
-    "Each item's rows as a bit set of 64-bit words."
-    X = np.asarray(X)
-    if X.ndim != 2: raise ValueError(f'expected a 2-D (rows, items) matrix, got shape {X.shape}')
-    n, D = X.shape
-    if n == 0: raise ValueError('the table has no rows')
-    if rows_per_block < 64 or rows_per_block % 64: raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
-    bits = np.zeros((D, -(-n // 64)), np.uint64)
-    for r0 in range(0, n, rows_per_block):
-        block = X[r0:r0 + rows_per_block]
-        b = block.astype(bool)
-        if not (b == block).all(): raise ValueError('X must hold only 0 and 1 (no missing values)')
-        packed = np.packbits(b, axis=0, bitorder='little')                 # (ceil(rows/8), D) bytes
-        packed = np.pad(packed, ((0, -len(packed) % 8), (0, 0)))
-        words = np.ascontiguousarray(packed.T).view(np.uint64)             # (D, words in block)
-        bits[:, r0 // 64:r0 // 64 + words.shape[1]] = words
-    return bits
-
-# %% ../nbs/01_quality.ipynb #f9fab926
-_WORDS = 1 << 23   # words per chunk of rules (64 MB)
-
-def _as_bits(data, n_rows=None) -> tuple[np.ndarray, int]:
-    "Bit sets and row count from a one-hot matrix or from bit sets with `n_rows`."
-    data = np.asarray(data)
-    if data.dtype != np.uint64:
-        if n_rows is not None and n_rows != len(data): raise ValueError(f'n_rows={n_rows} but X has {len(data)} rows')
-        return item_bits(data), len(data)
-    if n_rows is None: raise ValueError('bit sets need n_rows, the number of table rows they hold')
-    if not 0 < n_rows <= 64 * data.shape[1]: raise ValueError(f'n_rows={n_rows} does not fit bit sets of {data.shape[1]} words')
-    return data, int(n_rows)
-
-def _full(n_rows: int, n_words: int) -> np.ndarray:
-    "The bit set of all `n_rows` rows, laid out as `item_bits` lays them."
-    full = np.full(n_words, np.iinfo(np.uint64).max, np.uint64)
-    full[-1] = np.packbits(np.arange(64) < n_rows - 64 * (n_words - 1), bitorder='little').view(np.uint64)[0]
-    return full
-
-# %% ../nbs/01_quality.ipynb #69f5a44a
-def _indices(a, ndim: int, n_items: int, what: str, low: int = 0) -> np.ndarray:
-    "`a` as an int64 array of `ndim` dimensions with entries in low..n_items-1."
-    a = np.asarray(a)
-    if a.size == 0 and a.ndim < ndim: a = a.reshape((0,) * ndim)
-    if a.ndim != ndim: raise ValueError(f'{what} must be a {ndim}-D array of item indices, got shape {a.shape}')
-    if a.size and not np.issubdtype(a.dtype, np.integer): raise TypeError(f'{what} must hold integer item indices, got {a.dtype}')
-    bad = np.unique(a[(a < low) | (a >= n_items)])
-    if len(bad): raise IndexError(f'{what} name items outside 0..{n_items - 1}: {bad[:10].tolist()}')
-    return a.astype(np.int64)
-
-def _check_sets(sets, n_items: int, what: str = 'itemsets') -> np.ndarray:
-    "`sets` as an (m, a) int64 array padded with -1."
-    return _indices(sets, 2, n_items, what, low=-1)
-
-def _check_rules(ante, cons, n_items: int) -> tuple[np.ndarray, np.ndarray]:
-    "Checked (ante, cons) arrays of one rule set."
-    ante, cons = _check_sets(ante, n_items, 'antecedents'), _indices(cons, 1, n_items, 'consequents')
-    if len(cons) != len(ante): raise ValueError(f'{len(ante)} antecedents but {len(cons)} consequents')
-    return ante, cons
-
-# %% ../nbs/01_quality.ipynb #bb874e84
-def _and_rows(bits: np.ndarray, sets: np.ndarray, full: np.ndarray) -> np.ndarray:
-    "(len(sets), W) bit sets of the rows that contain every item of each set."
-    acc = np.broadcast_to(full, (len(sets), len(full))).copy()
-    for col in sets.T:
-        m = col >= 0
-        acc[m] &= bits[col[m]]
-    return acc
-
-def _chunks(bits: np.ndarray, sets: np.ndarray, n_rows: int, chunk: int = None):
-    "Yield (start, rows of sets[start:start+chunk]) over the sets, `chunk` sets at a time."
-    full, k = _full(n_rows, bits.shape[1]), chunk or max(1, _WORDS // bits.shape[1])
-    for s in range(0, len(sets), k): yield s, _and_rows(bits, sets[s:s + k], full)
-
-def _popcount(acc: np.ndarray) -> np.ndarray: return np.bitwise_count(acc).sum(-1, dtype=np.int64)
-
-# %% ../nbs/01_quality.ipynb #0bfe2f7d
-def itemset_counts(
-    data,                # (n, D) one-hot matrix, or its `item_bits`
-    sets,                # (m, a) int64 item indices padded with -1
-    n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,   # itemsets per batch (default: about 64 MB of words)
-) -> np.ndarray:         # (m,) int64 number of rows that contain every item of each set
-    "Exact number of rows containing each itemset (the empty set is in every row)."
-    bits, n = _as_bits(data, n_rows)
-    sets = _check_sets(sets, len(bits))
-    out = np.zeros(len(sets), np.int64)
-    for s, acc in _chunks(bits, sets, n, chunk): out[s:s + len(acc)] = _popcount(acc)
-    return out
+__all__ = ['METRICS', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'onehot',
+           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'redundant', 'explained']
 
 # %% ../nbs/01_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -139,12 +46,12 @@ def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
     "nA, nC, nAC per rule and the bit set of rows matched by any antecedent."
     nA, nAC = np.zeros(len(cons), np.int64), np.zeros(len(cons), np.int64)
     covered = np.zeros(bits.shape[1], np.uint64)
-    for s, acc in _chunks(bits, ante, n_rows, chunk):
-        nA[s:s + len(acc)] = _popcount(acc)
+    for s, acc in chunks(bits, ante, n_rows, chunk):
+        nA[s:s + len(acc)] = popcount(acc)
         covered |= np.bitwise_or.reduce(acc, axis=0)
         acc &= bits[cons[s:s + len(acc)]]
-        nAC[s:s + len(acc)] = _popcount(acc)
-    return nA, _popcount(bits)[cons], nAC, covered
+        nAC[s:s + len(acc)] = popcount(acc)
+    return nA, popcount(bits)[cons], nAC, covered
 
 # %% ../nbs/01_quality.ipynb #b60335b4
 def rule_metrics(
@@ -155,8 +62,8 @@ def rule_metrics(
     chunk: int = None,   # rules per batch (default: about 64 MB of words)
 ) -> pd.DataFrame:       # one row per rule, the `METRICS` columns
     "Exact quality metrics of each rule `ante → cons`, with mlxtend's column names."
-    bits, n = _as_bits(data, n_rows)
-    ante, cons = _check_rules(ante, cons, len(bits))
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
     nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n, chunk)
     return pd.DataFrame(_metrics(nA, nC, nAC, n), columns=METRICS)
 
@@ -168,14 +75,16 @@ def coverage(
     chunk: int = None,   # rules per batch (default: about 64 MB of words)
 ) -> float:              # share of rows in 0..1; 0 for no rules
     "Share of rows that contain the antecedent of at least one rule."
-    bits, n = _as_bits(data, n_rows)
-    ante = _check_sets(ante, len(bits), 'antecedents')
+    bits, n = as_bits(data, n_rows)
+    ante = check_sets(ante, len(bits), 'antecedents')
     covered = np.zeros(bits.shape[1], np.uint64)
-    for _, acc in _chunks(bits, ante, n, chunk): covered |= np.bitwise_or.reduce(acc, axis=0)
-    return int(_popcount(covered)) / n
+    for _, acc in chunks(bits, ante, n, chunk): covered |= np.bitwise_or.reduce(acc, axis=0)
+    return int(popcount(covered)) / n
 
 # %% ../nbs/01_quality.ipynb #b9d7a75d
-def _mean(v) -> float:
+def defined_mean(
+    v,          # numbers, some of which may be nan (undefined)
+) -> float:
     "Mean of the defined (non-nan) values, nan if there are none."
     v = np.asarray(v, float)
     v = v[~np.isnan(v)]
@@ -190,12 +99,12 @@ def rule_set_summary(
     chunk: int = None,   # rules per batch (default: about 64 MB of words)
 ) -> dict:               # rules, support, confidence, lift (averages), coverage, vacuous
     "Rule count, average support, confidence and lift, and coverage of one rule set."
-    bits, n = _as_bits(data, n_rows)
-    ante, cons = _check_rules(ante, cons, len(bits))
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
     nA, nC, nAC, covered = _rule_counts(bits, ante, cons, n, chunk)
     m = _metrics(nA, nC, nAC, n)
-    return {'rules': len(cons), 'support': _mean(m['support']), 'confidence': _mean(m['confidence']),
-            'lift': _mean(m['lift']), 'coverage': int(_popcount(covered)) / n, 'vacuous': int((nA == 0).sum())}
+    return {'rules': len(cons), 'support': defined_mean(m['support']), 'confidence': defined_mean(m['confidence']),
+            'lift': defined_mean(m['lift']), 'coverage': int(popcount(covered)) / n, 'vacuous': int((nA == 0).sum())}
 
 # %% ../nbs/01_quality.ipynb #8f5c04f9
 def rule_text(
@@ -212,39 +121,13 @@ def rules_to_frame(
     metrics: pd.DataFrame = None,# `rule_metrics` of the same rules, if wanted
 ) -> pd.DataFrame:               # antecedents, consequents, then the metric columns
     "Rules as mlxtend's frame: frozensets of `feature=value` names, then the metrics."
-    ante, cons = _check_rules(ante, cons, enc.n_items)
+    ante, cons = check_rules(ante, cons, enc.n_items)
     names = np.array(enc.items, dtype=object)
     out = pd.DataFrame({'antecedents': [frozenset(names[a[a >= 0]]) for a in ante],
                         'consequents': [frozenset([names[c]]) for c in cons]})
     if metrics is None: return out
     if len(metrics) != len(out): raise ValueError(f'{len(out)} rules but {len(metrics)} rows of metrics')
     return pd.concat([out, metrics.reset_index(drop=True)], axis=1)
-
-# %% ../nbs/01_quality.ipynb #02026bef
-def fraction(
-    t: float,                  # a threshold, such as 0.8 or 1.1
-    what: str = 'threshold',   # its name, for the error message
-    high: float = 1,           # the largest value allowed
-) -> tuple[int, int]:          # (p, q) with t = p/q
-    "`t` as the fraction p/q that its decimal text denotes (denominator at most 10^6)."
-    if not (isinstance(t, (int, float, np.floating, np.integer)) and not isinstance(t, bool) and 0 <= t <= high):
-        raise ValueError(f'{what} must lie in [0, {high:g}], got {t!r}')
-    f = Fraction(repr(float(t))).limit_denominator(10**6)
-    return f.numerator, f.denominator
-
-def at_least(
-    count,                     # numerators: integer counts
-    total,                     # denominators: integer counts
-    t: float,                  # the threshold
-    what: str = 'threshold',   # its name, for the error message
-    high: float = 1,           # the largest threshold allowed
-) -> np.ndarray:               # bool per element
-    "count/total ≥ t decided in integers; False where total is 0."
-    p, q = fraction(t, what, high)
-    count, total = np.asarray(count, np.int64), np.asarray(total, np.int64)
-    big = max(int(count.max(initial=0)) * q, int(total.max(initial=0)) * p) >= 2**62
-    if big: count, total = count.astype(object), total.astype(object)        # Python integers: exact at any size
-    return np.asarray(count * q >= p * total, bool) & (np.asarray(total) > 0)
 
 # %% ../nbs/01_quality.ipynb #a5563905
 def _itemset_rules(itemsets, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -293,18 +176,6 @@ def exhaustive_rules(
     if min_lift is not None: keep &= at_least(n * nAC, nA * nC, min_lift, 'min_lift', high=np.inf)
     return ante[keep], cons[keep]
 
-# %% ../nbs/01_quality.ipynb #0f6245ae
-def rule_keys(
-    ante: np.ndarray,   # (r, a) int64 antecedents padded with -1, in any order
-    cons: np.ndarray,   # (r,) int64 consequents
-    width: int,         # antecedent width of the keys (at least a)
-) -> np.ndarray:        # (r, width+1): sorted antecedent padded with -1, then the consequent
-    "Rows that identify rules as sets: equal rules get equal rows, whatever their order and padding."
-    big = np.iinfo(np.int64).max
-    a = np.sort(np.where(ante < 0, big, ante), axis=1)
-    a = np.pad(np.where(a == big, -1, a), ((0, 0), (0, width - a.shape[1])), constant_values=-1)
-    return np.column_stack([a, cons])
-
 # %% ../nbs/01_quality.ipynb #29d18efb
 def compare_with_exhaustive(
     data,                     # a table (encoded with `enc`) or its (n, D) one-hot matrix
@@ -317,14 +188,14 @@ def compare_with_exhaustive(
 ) -> dict:                    # rules, exhaustive, overlap, precision, recall (nan when undefined)
     "Precision and recall of mined rules against exhaustive FP-Growth rules at the same thresholds."
     X = onehot(data, enc)
-    ante, cons = _check_rules(ante, cons, enc.n_items)
+    ante, cons = check_rules(ante, cons, enc.n_items)
     nA, _, nAC, _ = _rule_counts(item_bits(X), ante, cons, len(X))
     ea, ec = exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents)
     width = max(ante.shape[1], ea.shape[1])
     _, ids = np.unique(np.vstack([rule_keys(ante, cons, width), rule_keys(ea, ec, width)]), axis=0, return_inverse=True)
     overlap = int(np.isin(ids[len(cons):], ids[:len(cons)]).sum())
     return {'rules': len(cons), 'exhaustive': len(ec), 'overlap': overlap,
-            'precision': _mean(at_least(nAC, nA, min_confidence).astype(float)),
+            'precision': defined_mean(at_least(nAC, nA, min_confidence).astype(float)),
             'recall': overlap / len(ec) if len(ec) else np.nan}
 
 # %% ../nbs/01_quality.ipynb #4156cbff
@@ -339,8 +210,8 @@ def verified(
     chunk: int = None,           # rules per batch (default: about 64 MB of words)
 ) -> tuple:                      # (r,) bool: the rules that meet every threshold; their `METRICS` frame
     "Which rules hold on the data with confidence, lift and support at least the thresholds, decided on exact counts."
-    bits, n = _as_bits(data, n_rows)
-    ante, cons = _check_rules(ante, cons, len(bits))
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
     nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n, chunk)
     keep = at_least(nAC, nA, min_confidence, 'min_confidence')
     if min_lift is not None: keep &= at_least(n * nAC, nA * nC, min_lift, 'min_lift', high=np.inf)

@@ -11,8 +11,9 @@ import pandas as pd
 
 from .encoding import Encoder, encode
 from .autoencoder import Model, train
-from .quality import at_least, fraction, item_bits, itemset_counts, redundant, rule_keys, verified
-from .extraction import Rules, check_depth, check_tau, extract_rules, outputs, pad_sets
+from .bitsets import at_least, fraction, item_bits, itemset_counts, pad_sets, rule_keys
+from .quality import redundant, verified
+from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
 
 # %% auto #0
 __all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'MARGIN', 'STABLE', 'dominant_items',

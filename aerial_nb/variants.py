@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .autoencoder import Model
-from .extraction import Rules, extract_rules, probe, check_depth, check_model, check_tau, walk, pad_sets
-from .quality import METRICS, item_bits, itemset_counts, rule_metrics, onehot
-from .rules import FLOOR, find_rules, levels
+from .bitsets import item_bits, itemset_counts, pad_sets
+from .extraction import Rules, extract_rules, check_depth, check_model, check_tau, walk
+from .quality import METRICS, rule_metrics, onehot
+from .rules import FLOOR, levels
 
 # %% auto #0
 __all__ = ['frequent_itemsets', 'class_rules', 'top_k', 'verified_itemsets']

@@ -20,7 +20,8 @@ from matplotlib.transforms import blended_transform_factory
 from .encoding import Encoder
 from .autoencoder import Model, train
 from .extraction import Rules, check_tau, extract_rules, test_vectors
-from .quality import item_bits, itemset_counts, rule_metrics
+from .bitsets import item_bits, itemset_counts
+from .quality import rule_metrics
 
 # %% auto #0
 __all__ = ['Reading', 'read_vector', 'plot_probs', 'TestVectorWidget', 'consequent_table', 'plot_consequents', 'RuleExplorer']

@@ -12,9 +12,8 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import Encoder, encode, load_uci, UCI_DATASETS
-from ..quality import coverage, exhaustive_rules, explained, redundant, rule_keys, rule_metrics, rules_to_frame, verified
-from ..autoencoder import train
-from ..extraction import extract_rules
+from ..bitsets import item_bits, rule_keys
+from ..quality import coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
 from ..rules import FLOOR, MARGIN, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
 
 # %% auto #0
@@ -193,7 +192,6 @@ def threshold_grid(
     data_dir: str = None,                   # local mirror of the UCI datasets
 ) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift and margin
     "Rule counts and recall of the default model's verified candidates at several min_lift and margin values."
-    from aerial_nb.quality import item_bits
     from aerial_nb.rules import dominant_items, propose
     rows = []
     for name in tables or list(UCI_DATASETS):
