@@ -10,7 +10,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['item_bits', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows', 'chunks', 'popcount', 'itemset_counts',
-           'fraction', 'at_least', 'pad_sets', 'rule_keys']
+           'fraction', 'at_least', 'min_count', 'pad_sets', 'rule_keys']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -129,6 +129,15 @@ def at_least(
     big = max(int(count.max(initial=0)) * q, int(total.max(initial=0)) * p) >= 2**62
     if big: count, total = count.astype(object), total.astype(object)        # Python integers: exact at any size
     return np.asarray(count * q >= p * total, bool) & (np.asarray(total) > 0)
+
+def min_count(
+    share: float,            # a share of rows, such as a minimum support
+    n_rows: int,             # rows of the table
+    what: str = 'share',     # its name, for the error message
+) -> int:                    # the fewest rows that make up at least `share` of `n_rows`
+    "⌈share · n_rows⌉, exactly: count ≥ min_count(s, n) is the same test as at_least(count, n, s)."
+    p, q = fraction(share, what)
+    return -(-p * n_rows // q)
 
 # %% ../nbs/00a_bitsets.ipynb #055fcb0b
 def pad_sets(

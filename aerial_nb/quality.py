@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder
-from .bitsets import as_bits, at_least, check_rules, check_sets, chunks, fraction, item_bits, popcount, rule_keys
+from .bitsets import as_bits, at_least, check_rules, check_sets, chunks, item_bits, min_count, popcount, rule_keys
 
 # %% auto #0
 __all__ = ['METRICS', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'onehot',
@@ -164,15 +164,15 @@ def exhaustive_rules(
 ) -> tuple[np.ndarray, np.ndarray]: # (ante (r, max_antecedents) padded with -1, cons (r,))
     "Every rule with one consequent that meets the thresholds, found by mlxtend's FP-Growth."
     from mlxtend.frequent_patterns import fpgrowth      # a baseline: imported only here
-    X, (p, q) = onehot(data, enc), fraction(min_support, 'min_support')
-    if p == 0: raise ValueError('min_support must be positive: every combination of items has support >= 0')
+    X = onehot(data, enc)
+    if min_support == 0: raise ValueError('min_support must be positive: every combination of items has support >= 0')
     if max_antecedents < 1: raise ValueError(f'max_antecedents must be at least 1, got {max_antecedents}')
     n, bits = len(X), item_bits(X)
-    min_count = -(-p * n // q)                          # ceil(n * min_support), exactly
-    f = fpgrowth(pd.DataFrame(X.astype(bool)), min_support=(min_count - 0.5) / n, max_len=max_antecedents + 1)
+    need = min_count(min_support, n, 'min_support')         # ceil(n * min_support), exactly
+    f = fpgrowth(pd.DataFrame(X.astype(bool)), min_support=(need - 0.5) / n, max_len=max_antecedents + 1)
     ante, cons = _itemset_rules(f.itemsets, max_antecedents)
     nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n)
-    keep = at_least(nAC, nA, min_confidence) & (nAC >= min_count)
+    keep = at_least(nAC, nA, min_confidence) & (nAC >= need)
     if min_lift is not None: keep &= at_least(n * nAC, nA * nC, min_lift, 'min_lift', high=np.inf)
     return ante[keep], cons[keep]
 
