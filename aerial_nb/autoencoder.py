@@ -134,26 +134,39 @@ class Model:
                 f'{len(self.history)} steps, final loss {self.history[-1]:.4f})' if self.history else 'Model(untrained)')
 
 # %% ../nbs/02_autoencoder.ipynb #fb521d57
-def _check_X(X, enc: Encoder) -> torch.Tensor:
+def _as_codes(X, enc: Encoder) -> torch.Tensor:
+    "The rows to train on as (n, k) int16 codes (-1: unknown): from a one-hot matrix (n, D) or from integer codes (n, k)."
     if not isinstance(enc, Encoder): raise TypeError(f'expected an Encoder (from `encode`), got {type(enc).__name__}')
-    X = torch.as_tensor(np.asarray(X, dtype=np.float32))
-    if X.ndim != 2 or X.shape[1] != enc.n_items:
-        raise ValueError(f'X must be (rows, {enc.n_items}) for this encoder, got {tuple(X.shape)}')
+    X = np.asarray(X)
+    if X.ndim != 2 or X.shape[1] not in (enc.n_items, len(enc)):
+        raise ValueError(f'X must be (rows, {enc.n_items}) one-hot rows or (rows, {len(enc)}) codes for this encoder, got {X.shape}')
     if len(X) == 0: raise ValueError('X has no rows')
+    if np.issubdtype(X.dtype, np.integer) and X.shape[1] == len(enc) and not (len(enc) == enc.n_items and X.max(initial=0) == 1):   # codes, not one-hot
+        if ((X < -1) | (X >= enc.sizes)).any(): raise ValueError('codes must lie in -1..c_i - 1 for each feature i (as Encoder.codes makes them)')
+        return torch.as_tensor(X.astype(np.int16))
+    X = torch.as_tensor(X.astype(np.float32))
     if ((X != 0) & (X != 1)).any(): raise ValueError('X must be one-hot (0/1), as Encoder.transform makes it')
-    return X
+    per_feature = torch.zeros(len(X), len(enc)).index_add_(1, torch.as_tensor(enc.feature_of), X)
+    if (per_feature > 1).any(): raise ValueError('X must be one-hot: at most one item per feature in a row')
+    return _codes_of(X, enc)
 
-def _fit(X, net, s: dict, seed: int, bar) -> list:
-    "Train `net` in place on the rows `X` (already on its device), as the paper does; the loss of every step."
-    device = X.device
+def _onehot(codes: torch.Tensor, starts: torch.Tensor, n_items: int) -> torch.Tensor:
+    "(b, D) float one-hot rows of (b, k) codes (-1: no item of that feature)."
+    codes = codes.long()
+    return torch.zeros(len(codes), n_items + 1, device=starts.device).scatter_(1, torch.where(codes >= 0, codes + starts, n_items), 1.0)[:, :-1]
+
+def _fit(codes, net, s: dict, seed: int, bar) -> list:
+    "Train `net` in place on the rows `codes` (already on its device), as the paper does; the loss of every step."
+    device = codes.device
     gen = torch.Generator(device='cpu').manual_seed(seed)
     opt = torch.optim.Adam(net.parameters(), lr=s['lr'], weight_decay=s['weight_decay'], fused=device.type in ('cpu', 'cuda') or None)
-    n, bs, history = len(X), int(s['batch_size']), []
+    n, bs, history = len(codes), int(s['batch_size']), []
+    starts = torch.cumsum(net.sizes, 0) - net.sizes
     net.train()
     for _ in range(s['epochs']):
         order = torch.randperm(n, generator=gen).to(device)
         for i in range(0, n, bs):
-            y = X[order[i:i + bs]]
+            y = _onehot(codes[order[i:i + bs]], starts, net.n_items)
             eps = (torch.rand(y.shape, generator=gen) * 2 - 1).to(device) * s['noise']
             loss = aerial_loss(net((y + eps).clamp(0, 1)), y, net.sizes, net.feature_of)
             opt.zero_grad(); loss.backward(); opt.step()
@@ -280,28 +293,27 @@ def _whole(name: str, v, low: int = 1, high: int = None) -> int:
         raise ValueError(f'{name} must be a whole number' + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
     return int(v)
 
-def _train_paper(X, encoder, s: dict, models: int, device, progress: bool) -> Model:
-    X = X.to(device)
-    bar = tqdm(total=models * s['epochs'] * math.ceil(len(X) / int(s['batch_size'])), desc='training', disable=not progress, leave=False)
+def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -> Model:
+    codes = codes.to(device)
+    bar = tqdm(total=models * s['epochs'] * math.ceil(len(codes) / int(s['batch_size'])), desc='training', disable=not progress, leave=False)
     nets, histories = [], []
     with bar, cpu_threads(int(s['batch_size']) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         for i in range(models):
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(s['seed'] + i)
                 nets.append(AutoEncoder(encoder.sizes, s['layers']).to(device))
-            histories.append(_fit(X, nets[-1], s, s['seed'] + i, bar))
+            histories.append(_fit(codes, nets[-1], s, s['seed'] + i, bar))
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
 
-def _train_verified(X, encoder, s: dict, until, device, progress: bool) -> Model:
-    codes = _codes_of(X, encoder)
+def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> Model:
     items = (codes.long() + torch.as_tensor(encoder.starts[:-1]))[codes >= 0]
-    freq = (torch.bincount(items, minlength=encoder.n_items) / len(X)).to(device)
+    freq = (torch.bincount(items, minlength=encoder.n_items) / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
     blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
     members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device) for i in range(s['models'])]
     bar = tqdm(total=None if until else s['steps'], desc='training', unit='step', disable=not progress, leave=False)
     history = []
-    with bar, cpu_threads(min(s['batch_size'], len(X)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
+    with bar, cpu_threads(min(s['batch_size'], len(codes)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         while True:
             steps = min(CYCLE, s['steps'] - len(history))
             history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
@@ -310,7 +322,7 @@ def _train_verified(X, encoder, s: dict, until, device, progress: bool) -> Model
             if (until is not None and until(model)) or len(history) >= s['steps']: return model
 
 def train(
-    X,                        # (n, D) one-hot matrix from `encoder.transform`
+    X,                        # (n, D) one-hot rows from `encoder.transform`, or (n, k) integer codes from `encoder.codes`
     encoder: Encoder,         # the encoder that made X
     layers: int = None,       # encoder layers (default 1; paper: `default_training`)
     epochs: int = None,       # passes over the data (default: `steps` decides; paper: `default_training`)
@@ -327,8 +339,8 @@ def train(
     until=None,               # called with the model after every cycle; training stops when it returns True
     observe: int = 2,         # training rows show 0..observe features: the antecedent lengths asked about
 ) -> Model:
-    "Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the one-hot rows `X`; `Model.settings` holds the arguments that repeat it."
-    X = _check_X(X, encoder)
+    "Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; `Model.settings` holds the arguments that repeat it."
+    X = _as_codes(X, encoder)
     models, seed = _whole('models', models), _whole('seed', seed, 0, 2**63 - 1)
     for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size, steps=steps).items():
         if v is not None: _whole(k, v)
@@ -336,7 +348,7 @@ def train(
     device = torch.device(device)
     if paper:
         if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
-        s = {**default_training(*X.shape), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
+        s = {**default_training(len(X), encoder.n_items), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
         return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed, models=models, paper=True), models, device, progress)
     batch = batch_size or 128
     total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)

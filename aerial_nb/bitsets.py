@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 
 # %% auto #0
-__all__ = ['item_bits', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows', 'chunks', 'popcount', 'itemset_counts',
-           'fraction', 'at_least', 'min_count', 'pad_sets', 'rule_keys']
+__all__ = ['item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows', 'chunks',
+           'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count', 'pad_sets', 'rule_keys']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -34,11 +34,57 @@ def item_bits(
         bits[:, r0 // 64:r0 // 64 + words.shape[1]] = words
     return bits
 
+# %% ../nbs/00a_bitsets.ipynb #33aa282c
+def code_bits(
+    codes,                      # (n, k) integer codes: row i holds category codes[i, j] of feature j (-1: none)
+    sizes,                      # (k,) categories per feature
+    rows_per_block: int = 1 << 14, # rows packed per step (a multiple of 64); bounds the memory used
+) -> np.ndarray:                # (Σ sizes, ceil(n/64)) uint64, as `item_bits` of the one-hot matrix
+    "Each item's rows as a bit set, from integer codes."
+    codes, sizes = np.asarray(codes), np.asarray(sizes, np.int64)
+    if codes.ndim != 2 or codes.shape[1] != len(sizes): raise ValueError(f'codes must be (rows, {len(sizes)}), got {codes.shape}')
+    if rows_per_block < 64 or rows_per_block % 64: raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
+    n, starts = len(codes), np.concatenate([[0], np.cumsum(sizes)])
+    bits = np.zeros((starts[-1], -(-n // 64)), np.uint64)
+    for r0 in range(0, n, rows_per_block):
+        block = codes[r0:r0 + rows_per_block]
+        for j, c in enumerate(sizes):
+            packed = np.packbits(block[:, j, None] == np.arange(c), axis=0, bitorder='little')
+            packed = np.pad(packed, ((0, -len(packed) % 8), (0, 0)))
+            bits[starts[j]:starts[j + 1], r0 // 64:r0 // 64 + len(packed) // 8] = np.ascontiguousarray(packed.T).view(np.uint64)
+    return bits
+
+# %% ../nbs/00a_bitsets.ipynb #fe2b2c5f
+class BitTable:
+    "Item bit sets in blocks of rows; a count over the table is the sum of the counts over its blocks."
+    def __init__(self,
+        blocks: list,   # (bits (D, W_b) uint64, rows n_b) per block, as `item_bits` makes them
+        n_items: int,   # D
+    ):
+        self.blocks, self.n_items = list(blocks), int(n_items)
+        if any(b.shape[0] != self.n_items for b, _ in self.blocks): raise ValueError(f'every block must have {self.n_items} items')
+    n_rows = property(lambda self: sum(n for _, n in self.blocks))
+    def __len__(self): return self.n_items
+    def __repr__(self): return f'BitTable({self.n_rows} rows in {len(self.blocks)} blocks, {self.n_items} items)'
+
+    def map(self, f, *args, **kwargs) -> list:
+        "`f(bits, *args, n_rows=n, **kwargs)` on every block of `n` rows."
+        return [f(bits, *args, n_rows=n, **kwargs) for bits, n in self.blocks]
+
+    def total(self, f, *args, **kwargs):
+        "The sum over blocks of what `f(bits, *args, n_rows=..., **kwargs)` returns (an array, a number, or a tuple of them)."
+        out = self.map(f, *args, **kwargs)
+        return tuple(sum(parts) for parts in zip(*out)) if isinstance(out[0], tuple) else sum(out)
+
 # %% ../nbs/00a_bitsets.ipynb #f9fab926
 _WORDS = 1 << 23   # words per chunk of rules (64 MB)
 
-def as_bits(data, n_rows=None) -> tuple[np.ndarray, int]:
-    "Bit sets and row count from a one-hot matrix or from bit sets with `n_rows`."
+def as_bits(
+    data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
+    n_rows: int = None,  # rows of the table, for bit sets
+) -> tuple:              # (bits, n): bit sets (a `BitTable` stays one) and the number of rows
+    "Bit sets and row count from a one-hot matrix, from bit sets with `n_rows`, or from a `BitTable`."
+    if isinstance(data, BitTable): return data, data.n_rows
     data = np.asarray(data)
     if data.dtype != np.uint64:
         if n_rows is not None and n_rows != len(data): raise ValueError(f'n_rows={n_rows} but X has {len(data)} rows')
@@ -98,11 +144,20 @@ def itemset_counts(
     chunk: int = None,   # itemsets per batch (default: about 64 MB of words)
 ) -> np.ndarray:         # (m,) int64 number of rows that contain every item of each set
     "Exact number of rows containing each itemset (the empty set is in every row)."
+    if isinstance(data, BitTable): return data.total(itemset_counts, check_sets(sets, data.n_items), chunk=chunk)
     bits, n = as_bits(data, n_rows)
     sets = check_sets(sets, len(bits))
     out = np.zeros(len(sets), np.int64)
     for s, acc in chunks(bits, sets, n, chunk): out[s:s + len(acc)] = popcount(acc)
     return out
+
+def item_counts(
+    data,                # (n, D) one-hot matrix, its `item_bits`, or a `BitTable`
+    n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
+) -> np.ndarray:         # (D,) int64 rows holding each item
+    "Exact number of rows holding each item."
+    if isinstance(data, BitTable): return data.total(item_counts)
+    return popcount(as_bits(data, n_rows)[0])
 
 # %% ../nbs/00a_bitsets.ipynb #02026bef
 def fraction(

@@ -4,83 +4,46 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, csv, hashlib, json, math, os, shutil, stat, sys, tempfile, time, traceback, warnings
+import argparse, hashlib, json, math, os, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
+from .encoding import Encoder, load_uci, PAPER_DATASETS, UCI_DATASETS
+from .streaming import NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan, scan_table
 from .quality import rule_text
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model   # for annotations; torch is imported only by the commands that train
 
 # %% auto #0
-__all__ = ['NA_VALUES', 'FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'read_table', 'check_model_dir',
+__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'open_input', 'read_table', 'check_model_dir',
            'save_model', 'load_model', 'build_parser', 'check_out', 'write_frame', 'check_device', 'main', 'cli']
 
 # %% ../nbs/08_cli.ipynb #f007c37b
 class InputError(ValueError):
     "A problem with the user's input: reported in one line, exit code 2."
 
-NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', 'nan', '-NaN', '-nan', 'NULL', 'null', 'None',
-             '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')  # CSV cell texts read as missing by default (pandas' list)
-
-def _sniff_sep(path: Path) -> str:
-    head = path.read_text(encoding='utf-8-sig', errors='replace')[:65536] if path.stat().st_size else ''
-    if not head.strip(): raise InputError(f'{path} is empty')
-    try: return csv.Sniffer().sniff(head.split('\n', 1)[0] + '\n' + head, delimiters=',;\t|').delimiter
-    except csv.Error: return ','
-
-def _numbers(df: pd.DataFrame) -> pd.DataFrame:
-    "Columns whose every value is a number become numeric, unless a value has a leading zero (`007`, a code, stays text)."
-    for c in df.columns:
-        s = df[c].dropna()
-        num = pd.to_numeric(s, errors='coerce')
-        if len(s) and num.notna().all() and not s.str.strip().str.match(r'[+-]?0\d').any(): df[c] = pd.to_numeric(df[c])
-    return df
-
-def _read_csv(path: Path) -> pd.DataFrame:
-    "Every cell of a CSV file as text (none missing yet), the first row naming the columns."
-    raw = pd.read_csv(path, sep=_sniff_sep(path), header=None, dtype=str, encoding='utf-8-sig', na_filter=False)
-    header = list(raw.iloc[0])
-    dup = sorted({h for h in header if header.count(h) > 1})
-    if dup: raise InputError(f'{path} has duplicate column names: {dup}')   # pandas would rename them silently
-    return raw.iloc[1:].set_axis(header, axis=1).reset_index(drop=True)
-
-def _mark_missing(df: pd.DataFrame, spellings) -> tuple[pd.DataFrame, dict]:
-    "Text cells spelled as one of `spellings` become missing; how many cells each spelling marked."
-    if not spellings: return df, {}
-    text = [c for c in df.columns if pd.api.types.is_string_dtype(df[c])]
-    na = df[text].isin(list(spellings)).to_numpy()
-    counts = pd.Series(df[text].to_numpy()[na]).value_counts()
-    out = df.copy()
-    out[text] = df[text].mask(na)
-    return out, {str(k): int(v) for k, v in counts.items()}
+def open_input(
+    spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
+    data_dir: str = None, # local mirror folder for `uci:` datasets
+    na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
+) -> Source:              # the table, read a batch of rows at a time (see the streaming chapter)
+    "The table named on the command line, or a one-line `InputError` saying why it cannot be read."
+    try: return open_table(spec, data_dir, na_values)
+    except KeyError as e: raise InputError(str(e.args[0])) from None
+    except (FileNotFoundError, ConnectionError, ValueError) as e: raise InputError(str(e)) from None
 
 # %% ../nbs/08_cli.ipynb #540d6cf0
 def read_table(
-    spec: str,            # a CSV/Parquet path, `uci:NAME`, or `demo`
+    spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
     data_dir: str = None, # local mirror folder for `uci:` datasets
     na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> pd.DataFrame:        # the table; `attrs['missing']` maps each spelling to the number of cells it made missing
-    "The table named by `spec`."
-    path, csv_file = Path(spec), False
-    if spec == 'demo': df = weather_beverage()
-    elif spec.startswith('uci:'):
-        try: df = load_uci(spec[4:], data_dir=data_dir)
-        except (KeyError, FileNotFoundError, ConnectionError) as e: raise InputError(str(e).strip('"')) from None
-    elif not path.exists(): raise InputError(f'no such file: {spec}')
-    elif path.is_dir(): raise InputError(f'{spec} is a directory, not a table file')
-    else:
-        csv_file = path.suffix.lower() not in ('.parquet', '.pq')
-        try: df = _read_csv(path) if csv_file else pd.read_parquet(path)
-        except InputError: raise
-        except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError, OSError, ValueError) as e:
-            raise InputError(f'cannot read {spec}: {str(e).splitlines()[0]}') from None
-    spellings = NA_VALUES if na_values is None and csv_file else na_values or ()
-    df, missing = _mark_missing(df, spellings)
-    if csv_file: df = _numbers(df)
-    df.attrs['missing'] = missing
+    "The whole table named by `spec`, in memory (`mine`, `itemsets` and `info` read it in batches instead)."
+    source = open_input(spec, data_dir, na_values)
+    if source.csv: fit_table(source)                          # a first pass finds the columns that hold numbers
+    df = pd.concat(list(source.batches(count=not source.csv)), ignore_index=True)
+    df.attrs['missing'] = dict(source.missing)
     return df
 
 # %% ../nbs/08_cli.ipynb #14351ed4
@@ -262,6 +225,7 @@ def _common(p: argparse.ArgumentParser):
                         "; for other tables none); the option alone: no text is missing")
     p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
+    p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
 
 def _mining(p: argparse.ArgumentParser):
     p.add_argument('--seed', type=_whole(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
@@ -271,7 +235,7 @@ def _mining(p: argparse.ArgumentParser):
     p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 128; --paper: chosen from the table size)')
     p.add_argument('--models', type=_whole(1, 1000), default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
-    p.add_argument('--quiet', action='store_true', help='no progress bar on stderr')
+    p.add_argument('--sample-rows', type=_whole(1), default=SAMPLE_ROWS, help='train on at most this many rows (a larger table: a random sample, drawn by --seed); rules are counted on every row')
     p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
 
 # %% ../nbs/08_cli.ipynb #4e70a48f
@@ -372,18 +336,19 @@ def write_frame(df: pd.DataFrame, path) -> Path:
     return path
 
 # %% ../nbs/08_cli.ipynb #5d4a98f6
-def _read(a) -> pd.DataFrame:
-    "The table the command names, its --drop columns checked."
-    df = read_table(a.data, a.data_dir, a.na_values)
-    unknown = [c for c in a.drop if c not in df.columns]
-    if unknown: raise InputError(f'--drop: unknown column(s) {unknown}; the table has {list(map(str, df.columns))[:20]}')
-    return df
+def _drop_checked(f, *args, **kwargs):
+    "Run a pass over the table; an unknown --drop column is refused naming the option."
+    try: return f(*args, **kwargs)
+    except KeyError as e:
+        if str(e.args[0]).startswith('unknown column(s): '): raise InputError(f"--drop: unknown column(s) {e.args[0].split(': ', 1)[1]}") from None
+        raise
 
 def _info(a) -> dict:
-    df = _read(a)
-    enc = Encoder.fit(df, drop=a.drop)
-    out = dict(rows=len(df), features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))),
-               missing=df.attrs['missing'])
+    source, t0 = open_input(a.data, a.data_dir, a.na_values), time.perf_counter()
+    enc = _drop_checked(fit_table, source, not a.quiet and sys.stderr.isatty(), drop=a.drop)   # a bar only where a person watches
+    read_s = time.perf_counter() - t0
+    out = dict(rows=source.n_rows, features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))),
+               missing=dict(source.missing), passes=1, read_s=read_s, rows_per_s=source.n_rows / max(read_s, 1e-9), peak_memory_mb=peak_memory_mb())
     if not a.json:
         print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
               '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
@@ -392,7 +357,7 @@ def _info(a) -> dict:
 
 def _check_outputs(a):
     "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
-    data = None if a.data == 'demo' or a.data.startswith('uci:') else a.data
+    data = None if a.data == 'demo' or a.data.startswith('uci:') or any(ch in a.data for ch in '*?[') else a.data
     out = check_out(a.out, '--out', data) if a.out else None
     folder = check_model_dir(a.save_model) if getattr(a, 'save_model', None) else None
     if out and folder and folder.resolve() in out.absolute().parents:
@@ -426,12 +391,13 @@ def check_device(
     except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None  # torch's errors vary by device kind
     return dev
 
-def _encoded(a) -> tuple:
-    "The checks that need no data, then the table, read and encoded: (encoder, one-hot rows)."
+def _scanned(a, check) -> Scan:
+    "The checks that need no data, then the table read in two passes, with `check` (what needs the encoder) between them."
     if a.seed + a.models > SEEDS: raise InputError(f'--seed {a.seed} with --models {a.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
     _check_outputs(a)
     check_device(a.device)
-    return encode(_read(a), drop=a.drop)
+    return _drop_checked(scan_table, open_input(a.data, a.data_dir, a.na_values), sample_rows=a.sample_rows, seed=a.seed,
+                         progress=not a.quiet, check=check, drop=a.drop)
 
 def _train_options(a) -> dict:
     "What `train` gets from the command line, for both modes."
@@ -470,12 +436,15 @@ def _check_items(a, enc: Encoder) -> int:
 # %% ../nbs/08_cli.ipynb #455f70b8
 def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
     "The text report of `mine`: a summary line, what was left out, then the shortest and most confident rules."
-    n, times = out['rules'], f"{out['steps']} training steps in {out['train_s']:.2f}s, extract {out['extract_s']:.2f}s"
+    n = out['rules']
     head = f"{n} rules from {out['rows']} rows ({out['categories']} categories)"
     if not paper: head += f", {out['candidates']} candidates checked on the data"
-    if not n: print(f'{head}; {times}; ' + ('lower --tau-a or --tau-c to find more' if paper else 'lower --min-confidence, --min-lift or --min-support to find more'))
-    else: print(head + ('; the 20 shortest and most confident below, --out writes all' if n > 20 else '') +
-                f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, coverage {out['coverage']:.3f}; {times}")
+    if not n: print(f'{head}; ' + ('lower --tau-a or --tau-c to find more' if paper else 'lower --min-confidence, --min-lift or --min-support to find more'))
+    else: print(head + f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, coverage {out['coverage']:.3f}" +
+                ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
+    sample = f"a random sample of {out['training_rows']:,} rows" if out['sampled'] else 'every row'
+    print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); trained {out['steps']} steps on {sample} "
+          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s; peak memory {out['peak_memory_mb']:,.0f} MB")
     if out.get('near_constant'): print('near-constant features, left out: ' + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
     show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
     for _, r in show.iterrows():
@@ -484,16 +453,16 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
 def _mine(a) -> dict:
     if a.target and (a.consequents or a.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
     _paper_only(a, ('--tau-a', '--tau-c'))
-    enc, X = _encoded(a)
-    depth = _check_items(a, enc)
+    depth = {}
+    data = _scanned(a, lambda enc: depth.update(a=_check_items(a, enc)))
     from aerial_nb.rules import fit_rules
     from aerial_nb.variants import top_k
-    model, rules, out = fit_rules(X, enc, depth, a.min_confidence, a.min_lift, a.min_support, a.target, a.antecedents, a.consequents,
+    model, rules, out = fit_rules(data, None, depth['a'], a.min_confidence, a.min_lift, a.min_support, a.target, a.antecedents, a.consequents,
                                   paper=a.paper, tau_a=a.tau_a or 0.5, tau_c=a.tau_c or 0.8, **_train_options(a))
     if a.top_k:
-        rules = top_k(rules, a.top_k) if a.paper else top_k(rules, a.top_k, 'confidence', X)
-        out.update(rules.summary(X))
-    frame = rules.to_frame(X)
+        rules = top_k(rules, a.top_k) if a.paper else top_k(rules, a.top_k, 'confidence', data.bits)
+        out.update(rules.summary(data.bits))
+    frame = rules.to_frame(data.bits)
     _write(a, frame, model)
     if not a.json: _print_rules(out, frame, a.paper)
     return out
@@ -501,16 +470,17 @@ def _mine(a) -> dict:
 # %% ../nbs/08_cli.ipynb #27ca868d
 def _itemsets(a) -> dict:
     _paper_only(a, ('--tau-i',))
-    enc, X = _encoded(a)
-    length = _length(a.max_length, '--max-length', len(enc), 'the number of features')
+    length = {}
+    data = _scanned(a, lambda enc: length.update(a=_length(a.max_length, '--max-length', len(enc), 'the number of features')))
     from aerial_nb.autoencoder import train
     from aerial_nb.variants import frequent_itemsets, verified_itemsets
-    t0 = time.perf_counter()
-    model = train(X, enc, paper=a.paper, **_train_options(a))
+    t0, enc = time.perf_counter(), data.encoder
+    model = train(data.sample, enc, paper=a.paper, **_train_options(a))
     train_s, t0 = time.perf_counter() - t0, time.perf_counter()
-    sets = frequent_itemsets(model, length, a.tau_i or 0.5, X=X) if a.paper else verified_itemsets(model, X, length, a.min_support)
-    out = dict(rows=len(X), categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
-               steps=len(model.history), train_s=train_s, extract_s=time.perf_counter() - t0)
+    sets = frequent_itemsets(model, length['a'], a.tau_i or 0.5, X=data.bits) if a.paper else verified_itemsets(model, data.bits, length['a'], a.min_support)
+    out = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
+               steps=len(model.history), train_s=train_s, extract_s=time.perf_counter() - t0, training_rows=len(data.sample),
+               **{k: data.stats[k] for k in ('passes', 'fit_s', 'scan_s', 'rows_per_s')}, peak_memory_mb=peak_memory_mb())
     _write(a, sets)
     if not a.json:
         print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
@@ -563,8 +533,9 @@ def _verify(a) -> dict:
     text = f"{rule_text(a.antecedent, [a.consequent])}: the model says it {'holds' if out['holds'] else 'does not hold'} (antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})"
     if a.data:
         from aerial_nb.quality import rule_metrics
-        X = enc.transform(read_table(a.data, a.data_dir, a.na_values), unknown='ignore')
-        m = rule_metrics(X, ante[None, :], cons).iloc[0]
+        source = open_input(a.data, a.data_dir, a.na_values)
+        if source.csv: source.numbers = [c for c in enc.edges]              # the columns the model binned hold numbers
+        m = rule_metrics(scan(source, enc, sample_rows=0, unknown='ignore').bits, ante[None, :], cons).iloc[0]
         out.update(support=float(m.support), confidence=float(m.confidence), lift=float(m.lift),
                    holds_on_data=bool(m.confidence >= a.min_confidence and m.lift >= a.min_lift))
         text += (f"; on the data it {'holds' if out['holds_on_data'] else 'does not hold'} "

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['MISSING', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'encode', 'UCITable', 'load_uci',
-           'weather_beverage']
+__all__ = ['MISSING', 'SAMPLE_ROWS', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'ColumnFit', 'fit_batches',
+           'encode', 'UCITable', 'load_uci', 'weather_beverage']
 
 # %% ../nbs/00_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category
@@ -110,6 +110,85 @@ def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     codes = np.where(codes < 0, -2, rank[codes] if len(uniq) else codes)
     return codes, labels
 
+# %% ../nbs/00_encoding.ipynb #1897d7bf
+SAMPLE_ROWS = 1 << 18   # at most this many rows (every s-th) place the edges of numeric bins
+
+class ColumnFit:
+    "What fitting one column needs, gathered batch by batch (see the text)."
+    def __init__(self,
+        name: str,                   # the column's name
+        keep: int,                   # distinct values tracked at most (more: `many`)
+        edges=None,                  # given bin edges, whose occupied bins are recorded
+        sample_rows: int = SAMPLE_ROWS, # the sample's size bound
+    ):
+        self.name, self.keep, self.edges, self.sample_rows = name, keep, edges, sample_rows
+        self.distinct, self.many, self.rows, self.present = pd.Series([], dtype=object), False, 0, 0
+        self.typed, self.text, self.numbers, self.unique = True, True, True, True
+        self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
+        self.occupied = np.zeros(max(len(edges) - 1, 0), bool) if edges is not None else None
+        self.outside = False
+
+    def add(self,
+        s: pd.Series,   # the column's values in one batch
+        start: int,     # the batch's first row, counted over the whole table
+    ):
+        "Gather what this batch says about the column."
+        here = s.notna().to_numpy()
+        v, self.rows = s[here], self.rows + len(s)
+        if not len(v): return
+        self.present += len(v)
+        self.typed &= _is_numeric(s)
+        self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
+        if self.text: self.numbers &= bool(pd.to_numeric(v, errors='coerce').notna().all()
+                                           and not v.astype(str).str.strip().str.match(r'[+-]?0\d').any())
+        if self.typed:
+            f = v.to_numpy(float); f = f[np.isfinite(f)]
+            if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
+            self.unique &= pd.api.types.is_integer_dtype(s) and v.is_unique
+        if self.edges is not None:
+            codes, _ = _bin_codes(v, self.edges)
+            self.outside |= bool((codes == -1).any()); self.occupied[codes[codes >= 0]] = True
+        if not self.many:
+            try: self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(pd.unique(v), dtype=object)], ignore_index=True)), dtype=object)
+            except TypeError as e: raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
+                                                    'not a list, dict or array') from None
+            if len(self.distinct) > self.keep: self.many, self.distinct = True, self.distinct[:0]
+        pos = start + np.flatnonzero(here)
+        self.sample.append((pos[pos % self.stride == 0], v.to_numpy()[pos % self.stride == 0]))
+        while sum(len(p) for p, _ in self.sample) > self.sample_rows:        # too many: keep every other sampled row
+            self.stride *= 2
+            self.sample = [(p[p % self.stride == 0], x[p % self.stride == 0]) for p, x in self.sample]
+
+    def values(self) -> pd.Series:
+        "The sampled values (every value, when the column has at most `sample_rows` of them)."
+        return pd.Series(np.concatenate([x for _, x in self.sample]) if self.sample else [], name=self.name)
+
+def _fit_column(c: ColumnFit, numbers: bool, bins: int, binning: str, max_distinct: int, max_categories: int) -> tuple:
+    "The labels of one column, and its bin edges (None for a categorical column), from what `c` gathered."
+    name = c.name
+    if not c.present: raise ValueError(f'column {name!r} has only missing values; drop it')
+    numeric = c.typed or (numbers and c.text and c.numbers)
+    values, distinct = c.values(), c.distinct
+    if numeric and not c.typed:                                              # numbers written as text
+        values, distinct = pd.to_numeric(values), pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
+        f = values.to_numpy(float); f = f[np.isfinite(f)]
+        c.lo, c.hi = (f.min(), f.max()) if len(f) else (np.inf, -np.inf)
+    if c.edges is not None:
+        e = np.asarray(c.edges, float)
+        if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
+        labels = [l for l, o in zip(_interval_labels(e), c.occupied) if o]
+    elif numeric and (c.many or len(distinct) > max_distinct):
+        if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > max_categories:
+            raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): it looks like an identifier; drop it')
+        e = bin_edges(pd.Series([c.lo, c.hi], name=name) if binning == 'uniform' else values, bins, binning)
+        labels = _interval_labels(e)
+    else:
+        if c.many or len(distinct) > max_categories:
+            raise ValueError(f'column {name!r} has {"over " + str(max_categories) if c.many else len(distinct)} distinct values '
+                             f'(max_categories={max_categories}): it looks like an identifier; drop it or discretize it')
+        e, labels = None, _value_codes(distinct.rename(name))[1]
+    return labels + [MISSING] * (c.present < c.rows), e
+
 # %% ../nbs/00_encoding.ipynb #ca96449d
 def _check_table(df: pd.DataFrame, what: str = 'table'):
     if not isinstance(df, pd.DataFrame): raise TypeError(f'expected a pandas DataFrame, got {type(df).__name__}')
@@ -121,6 +200,43 @@ def _check_table(df: pd.DataFrame, what: str = 'table'):
     if text.has_duplicates:                                   # 0 and '0': features are named by text
         same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
         raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
+
+def fit_batches(
+    batches,                      # DataFrames with the same columns: the table, a batch of rows at a time
+    drop: list = None,            # columns to leave out
+    bins: int = 10,               # bins per discretized numeric column
+    binning: str = 'quantile',    # 'quantile' (equal frequency, the paper's) or 'uniform' (equal width)
+    edges: dict = None,           # column -> explicit bin edges (overrides `bins`/`binning` for that column)
+    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
+    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    drop_constant: bool = False,  # leave out features with a single category (items present in every row)
+    numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
+    sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
+    keep: int = None,             # distinct values tracked per column (default: just enough to decide)
+) -> tuple:                       # the Encoder; the number of rows; the text columns that hold numbers
+    "Fit an encoder in one pass over a table given in batches: one feature per column, one category per distinct value or bin."
+    drop, edges, fits, start = list(drop or []), dict(edges or {}), None, 0
+    for df in batches:
+        if fits is None:
+            _check_table(df)
+            unknown = [c for c in drop + list(edges) if c not in df.columns]
+            if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
+            for col, e in edges.items():
+                e = np.asarray(e, float)
+                if len(e) < 2 or np.any(np.diff(e) <= 0): raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
+            fits = {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows)
+                    for col in df.columns if col not in drop}
+        for col, c in fits.items(): c.add(df[col], start)
+        start += len(df)
+    if fits is None: raise ValueError('the table has no rows')
+    feats, cats, kept_edges = [], [], {}
+    for c in fits.values():
+        labels, e = _fit_column(c, numbers, bins, binning, max_distinct, max_categories)
+        if drop_constant and len(labels) == 1: continue
+        feats.append(c.name); cats.append(labels)
+        if e is not None: kept_edges[c.name] = e
+    if not feats: raise ValueError('no features are left to encode')
+    return Encoder(feats, cats, kept_edges), start, [c.name for c in fits.values() if numbers and c.text and c.numbers and c.present and not c.typed]
 
 @classmethod
 def _fit(cls,
@@ -135,33 +251,7 @@ def _fit(cls,
 ) -> Encoder:
     "Fit an encoder to `df`: one feature per column, one category per distinct value or bin."
     _check_table(df)
-    drop, edges = list(drop or []), dict(edges or {})
-    unknown = [c for c in drop + list(edges) if c not in df.columns]
-    if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
-    feats, cats, kept_edges = [], [], {}
-    for col in df.columns:
-        if col in drop: continue
-        s, name = df[col], str(col)
-        if s.isna().all(): raise ValueError(f'column {name!r} has only missing values; drop it')
-        if col in edges or (_is_numeric(s) and s.nunique() > max_distinct):
-            e = np.asarray(edges[col], float) if col in edges else bin_edges(s, bins, binning)
-            if col in edges and (len(e) < 2 or np.any(np.diff(e) <= 0)): raise ValueError(f'edges for {name!r} must increase, got {list(e)}')
-            if col not in edges and pd.api.types.is_integer_dtype(s) and s.is_unique and len(s) > max_categories:
-                raise ValueError(f'column {name!r} has a distinct integer in every row ({len(s)}): it looks like an identifier; drop it')
-            codes, labels = _bin_codes(s, e)
-            if (codes == -1).any(): raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
-            labels = [l for k, l in enumerate(labels) if (codes == k).any()] if col in edges else labels
-            kept_edges[name] = e
-        else:
-            codes, labels = _value_codes(s)
-            if len(labels) > max_categories:
-                raise ValueError(f'column {name!r} has {len(labels)} distinct values (more than max_categories={max_categories}): '
-                                 'it looks like an identifier; drop it or discretize it')
-        if (codes == -2).any(): labels = labels + [MISSING]
-        if drop_constant and len(labels) == 1: continue
-        feats.append(name); cats.append(labels)
-    if not feats: raise ValueError('no features are left to encode')
-    return cls(feats, cats, kept_edges)
+    return fit_batches([df], drop, bins, binning, edges, max_distinct, max_categories, drop_constant, sample_rows=max(len(df), 1), keep=len(df) + 1)[0]
 
 Encoder.fit = _fit
 

@@ -13,7 +13,7 @@ import torch
 
 from .encoding import Encoder
 from .autoencoder import Model, cpu_threads
-from .bitsets import pad_sets
+from .bitsets import as_bits, pad_sets
 from .quality import rule_metrics, rule_set_summary, rules_to_frame
 
 # %% auto #0
@@ -196,7 +196,7 @@ def verify(
 
 # %% ../nbs/03_extraction.ipynb #1eaa508c
 def _to_frame(self: Rules,
-    X=None,   # the one-hot data, for exact metrics (None: names and model probabilities only)
+    X=None,   # the one-hot data (or its `BitTable`), for exact metrics (None: names and model probabilities only)
 ) -> pd.DataFrame:
     "The rules as a DataFrame in mlxtend's layout, plus the model's probabilities."
     metrics = None if X is None else rule_metrics(X, self.ante, self.cons)
@@ -207,7 +207,7 @@ SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s')   
 
 def _summary(self: Rules, X) -> dict:
     "Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); what the extraction counted."
-    return dict(rows=len(X), categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
+    return dict(rows=as_bits(X)[1], categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
                 **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})
 
 Rules.to_frame, Rules.summary = _to_frame, _summary

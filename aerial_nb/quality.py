@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder
-from .bitsets import as_bits, at_least, check_rules, check_sets, chunks, item_bits, min_count, popcount, rule_keys
+from .bitsets import BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunks, item_bits, min_count, popcount, rule_keys
 
 # %% auto #0
 __all__ = ['METRICS', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'onehot',
-           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'redundant', 'explained']
+           'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'redundant', 'explained']
 
 # %% ../nbs/01_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -43,7 +43,8 @@ def _metrics(nA: np.ndarray, nC: np.ndarray, nAC: np.ndarray, n: int) -> dict:
 
 # %% ../nbs/01_quality.ipynb #ec6b67dd
 def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
-    "nA, nC, nAC per rule and the bit set of rows matched by any antecedent."
+    "nA, nC, nAC per rule and the number of rows matched by any antecedent (summed over the blocks of a `BitTable`)."
+    if isinstance(bits, BitTable): return bits.total(_rule_counts, ante, cons, chunk=chunk)
     nA, nAC = np.zeros(len(cons), np.int64), np.zeros(len(cons), np.int64)
     covered = np.zeros(bits.shape[1], np.uint64)
     for s, acc in chunks(bits, ante, n_rows, chunk):
@@ -51,7 +52,7 @@ def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
         covered |= np.bitwise_or.reduce(acc, axis=0)
         acc &= bits[cons[s:s + len(acc)]]
         nAC[s:s + len(acc)] = popcount(acc)
-    return nA, popcount(bits)[cons], nAC, covered
+    return nA, popcount(bits)[cons], nAC, int(popcount(covered))
 
 # %% ../nbs/01_quality.ipynb #b60335b4
 def rule_metrics(
@@ -77,9 +78,7 @@ def coverage(
     "Share of rows that contain the antecedent of at least one rule."
     bits, n = as_bits(data, n_rows)
     ante = check_sets(ante, len(bits), 'antecedents')
-    covered = np.zeros(bits.shape[1], np.uint64)
-    for _, acc in chunks(bits, ante, n, chunk): covered |= np.bitwise_or.reduce(acc, axis=0)
-    return int(popcount(covered)) / n
+    return _rule_counts(bits, ante, np.zeros(len(ante), np.int64), n, chunk)[3] / n
 
 # %% ../nbs/01_quality.ipynb #b9d7a75d
 def defined_mean(
@@ -104,7 +103,7 @@ def rule_set_summary(
     nA, nC, nAC, covered = _rule_counts(bits, ante, cons, n, chunk)
     m = _metrics(nA, nC, nAC, n)
     return {'rules': len(cons), 'support': defined_mean(m['support']), 'confidence': defined_mean(m['confidence']),
-            'lift': defined_mean(m['lift']), 'coverage': int(popcount(covered)) / n, 'vacuous': int((nA == 0).sum())}
+            'lift': defined_mean(m['lift']), 'coverage': covered / n, 'vacuous': int((nA == 0).sum())}
 
 # %% ../nbs/01_quality.ipynb #8f5c04f9
 def rule_text(
@@ -152,6 +151,19 @@ def onehot(
     X = enc.transform(data) if isinstance(data, pd.DataFrame) else np.asarray(data)
     if X.ndim != 2 or X.shape[1] != enc.n_items: raise ValueError(f'X has shape {X.shape} but the encoder has {enc.n_items} items')
     return X
+
+def data_bits(
+    data,          # a table (encoded with `enc`), its (n, D) one-hot matrix, or its `BitTable`
+    enc: Encoder,  # the encoder of the table
+) -> tuple:        # (bit sets, number of rows): a `BitTable` stays one
+    "Item bit sets of a table, straight from its codes (no one-hot matrix), of a one-hot matrix, or a `BitTable` as it is."
+    if isinstance(data, BitTable):
+        if data.n_items != enc.n_items: raise ValueError(f'the bit sets hold {data.n_items} items but the encoder has {enc.n_items}')
+        return data, data.n_rows
+    if isinstance(data, pd.DataFrame):
+        if not len(data): raise ValueError('the table has no rows')
+        return code_bits(enc.codes(data), enc.sizes), len(data)
+    return as_bits(onehot(data, enc))
 
 # %% ../nbs/01_quality.ipynb #4ab577e9
 def exhaustive_rules(

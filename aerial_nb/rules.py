@@ -4,15 +4,16 @@
 
 # %% ../nbs/03a_rules.ipynb #16207ec4
 from __future__ import annotations
-import time
+import inspect, time
 
 import numpy as np
 import pandas as pd
 
-from .encoding import Encoder, encode
+from .encoding import Encoder
 from .autoencoder import Model, train
-from .bitsets import at_least, fraction, item_bits, itemset_counts, pad_sets, rule_keys
+from .bitsets import BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets, rule_keys
 from .quality import redundant, verified
+from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
 
 # %% auto #0
@@ -23,13 +24,13 @@ __all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT
 NEAR_CONSTANT = 0.95   # a value that holds in this share of rows makes its feature near-constant
 
 def dominant_items(
-    bits: np.ndarray,           # (D, W) `item_bits` of the table
+    bits,                       # (D, W) `item_bits` of the table, or a `BitTable`
     n_rows: int,                # rows of the table
     enc: Encoder,               # the encoder of the table
     share: float = NEAR_CONSTANT, # the share of rows that makes a value dominant
 ) -> tuple:                     # (D,) bool: the dominant items; {feature: share of its dominant value}
     "The values that near-constant features take in at least `share` of rows."
-    counts = np.bitwise_count(bits).sum(1, dtype=np.int64)
+    counts = item_counts(bits, n_rows)
     dom = at_least(counts, np.full(len(counts), n_rows), share, 'near_constant')
     return dom, {enc.features[f]: round(float(c) / n_rows, 4) for f, c in zip(enc.feature_of[dom], counts[dom])}
 
@@ -43,7 +44,7 @@ def unmarked(model: Model) -> np.ndarray:
 
 def levels(
     model: Model,              # a model trained for verified rules
-    bits: np.ndarray,          # (D, W) `item_bits` of its table
+    bits,                      # (D, W) `item_bits` of its table, or a `BitTable`
     n_rows: int,               # rows of the table
     depth: int,                # largest set marked
     floor: float = FLOOR,      # marked sets hold in at least this share of rows (counted exactly)
@@ -53,7 +54,7 @@ def levels(
     "Mark frequent items, then the extensions the model estimates frequent and counting confirms, level by level."
     D, n = model.encoder.n_items, n_rows
     starts = np.ones(D, bool) if starts is None else np.asarray(starts, bool)
-    counts = np.bitwise_count(bits).sum(1, dtype=np.int64)
+    counts = item_counts(bits, n)
     sets = np.flatnonzero(starts & at_least(counts, np.full(D, n), floor, 'floor'))[:, None]
     support = counts[sets[:, 0]] / n
     for level in range(1, depth + 1):
@@ -72,7 +73,7 @@ def levels(
 
 def propose(
     model: Model,              # a model trained for verified rules
-    bits: np.ndarray,          # (D, W) `item_bits` of its table
+    bits,                      # (D, W) `item_bits` of its table, or a `BitTable`
     n_rows: int,               # rows of the table
     max_antecedents: int = 2,  # longest antecedent
     floor: float = FLOOR,      # antecedents must hold in at least this share of rows (counted exactly)
@@ -131,7 +132,7 @@ def check_thresholds(
 
 def find_rules(
     model: Model,                 # a model trained for verified rules
-    data,                         # the (n, D) one-hot matrix it was trained on, or its `item_bits`
+    data,                         # the (n, D) one-hot matrix it was trained on, its `item_bits`, or a `BitTable`
     n_rows: int = None,           # rows of the table (needed when `data` is bit sets)
     max_antecedents: int = 2,     # longest antecedent
     min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
@@ -146,8 +147,7 @@ def find_rules(
 ) -> Rules:                       # verified, informative, concise rules; params count the candidates
     "The rules the model proposes that hold on the data, tell something and say it once."
     t0, enc = time.perf_counter(), model.encoder
-    if isinstance(data, np.ndarray) and data.dtype == np.uint64: bits, n = data, n_rows
-    else: bits, n = item_bits(data), len(data)
+    bits, n = as_bits(data, n_rows)
     check_thresholds(min_confidence, min_lift, min_support, margin)
     starts, allowed = rule_items(enc, antecedents, consequents, target)
     dom, near = dominant_items(bits, n, enc, near_constant)
@@ -170,9 +170,32 @@ def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     return float((counts == 2).sum() / len(counts))
 
 # %% ../nbs/03a_rules.ipynb #fed6d711
+def _data(data, enc: Encoder) -> tuple:
+    "(encoder, training rows, bit sets of all rows, bit sets of the training rows, facts) of a `Scan` or of a one-hot matrix."
+    if isinstance(data, Scan):
+        whole = len(data.sample) == data.n_rows
+        return (data.encoder, data.sample, data.bits, data.bits if whole else BitTable([(code_bits(data.sample, data.encoder.sizes), len(data.sample))], data.encoder.n_items),
+                dict(data.stats, sampled=not whole))
+    if not isinstance(enc, Encoder): raise TypeError('give a Scan (from `scan_table`), or a one-hot matrix with the Encoder that made it')
+    bits, n = as_bits(data)
+    bits = BitTable([(bits, n)], enc.n_items)
+    return enc, data, bits, bits, dict(rows=n, training_rows=n, sampled=False)
+
+def _check_options(enc: Encoder, max_antecedents, min_confidence, min_lift, min_support, target, antecedents=None,
+                   consequents=None, paper=False, tau_a=0.5, tau_c=0.8, **train_options) -> tuple:
+    "Refuse bad options before any training, naming the one at fault; the antecedents and consequents to use."
+    check_depth(Model(None, enc, [0.0]), max_antecedents)
+    unknown = sorted(set(train_options) - set(inspect.signature(train).parameters) - {'device', 'seed', 'progress'})
+    if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train')
+    if paper:
+        if target is not None: antecedents, consequents = [f for f in enc.features if f not in np.atleast_1d(target)], target
+        check_tau(tau_a=tau_a, tau_c=tau_c); rule_items(enc, antecedents, consequents)
+    else: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
+    return antecedents, consequents
+
 def fit_rules(
-    X,                            # (n, D) one-hot matrix from `encode`
-    enc: Encoder,                 # the encoder that made it
+    data,                         # a `Scan` (from `scan_table`), or an (n, D) one-hot matrix from `encode`
+    enc: Encoder = None,          # the encoder that made the one-hot matrix (a Scan carries its own)
     max_antecedents: int = 2,     # a: longest antecedent
     min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
     min_lift: float = MIN_LIFT,   # informative: exact lift at least this
@@ -188,36 +211,35 @@ def fit_rules(
     progress: bool = False,       # progress bar while training
     **train_options,              # passed to `train` (layers, steps, epochs, batch_size, models, ...); steps or epochs fix the length
 ) -> tuple:                       # (model, rules, summary)
-    "Train on encoded rows and extract the rules (checked before training): the trained model, its rules and what was done."
-    check_depth(Model(None, enc, [0.0]), max_antecedents)                      # everything is checked before training
-    if paper:
-        if target is not None: antecedents, consequents = [f for f in enc.features if f not in np.atleast_1d(target)], target
-        check_tau(tau_a=tau_a, tau_c=tau_c); rule_items(enc, antecedents, consequents)
-    else: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
+    "Train on the rows (or the training sample of a scan) and extract the rules, counted on every row: the model, its rules and what was done."
+    enc, rows, bits, sample_bits, facts = _data(data, enc)
+    antecedents, consequents = _check_options(enc, max_antecedents, min_confidence, min_lift, min_support, target,
+                                              antecedents, consequents, paper, tau_a, tau_c, **train_options)
     t0 = time.perf_counter()
     if paper:
-        model = train(X, enc, seed=seed, device=device, progress=progress, paper=True, **train_options)
+        model = train(rows, enc, seed=seed, device=device, progress=progress, paper=True, **train_options)
         train_s = time.perf_counter() - t0
         rules = extract_rules(model, max_antecedents, tau_a, tau_c, antecedents, consequents)
     else:
-        bits = item_bits(X)
-        find = lambda m: find_rules(m, bits, len(X), max_antecedents, min_confidence, min_lift, min_support, antecedents, consequents, target)
+        find = lambda m, b: find_rules(m, b, None, max_antecedents, min_confidence, min_lift, min_support, antecedents, consequents, target)
         state = {}
         def settled(m: Model) -> bool:
-            r = find(m)
+            r = find(m, sample_bits)
             k = rule_keys(r.ante, r.cons, max_antecedents)
             done = 'keys' in state and _jaccard(k, state['keys']) >= STABLE
             state.update(rules=r, keys=k)
             return done
         fixed = 'steps' in train_options or 'epochs' in train_options
-        model = train(X, enc, seed=seed, device=device, progress=progress, until=None if fixed else settled,
+        model = train(rows, enc, seed=seed, device=device, progress=progress, until=None if fixed else settled,
                       **{'observe': max_antecedents, **train_options})
         train_s = time.perf_counter() - t0
-        rules = find(model) if fixed else state['rules']
-    return model, rules, dict(rules.summary(X), steps=len(model.history), train_s=train_s, extract_s=rules.params['extract_s'])
+        rules = state['rules'] if not fixed and sample_bits is bits else find(model, bits)
+    summary = dict(rules.summary(bits), training_rows=facts['training_rows'], sampled=facts['sampled'], steps=len(model.history),
+                   train_s=train_s, extract_s=rules.params['extract_s'])
+    return model, rules, {**summary, **{k: v for k, v in facts.items() if k not in summary}, 'peak_memory_mb': peak_memory_mb()}
 
 def mine(
-    df: pd.DataFrame,             # the table
+    data,                         # a DataFrame; a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
     max_antecedents: int = 2,     # a: longest antecedent
     min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
     min_lift: float = MIN_LIFT,   # informative: exact lift at least this
@@ -225,11 +247,17 @@ def mine(
     target=None,                  # class column(s): classification rules
     drop: list = None,            # columns to leave out
     encoder_options: dict = None, # passed to `Encoder.fit` (bins, binning, edges, drop_constant, ...)
-    **options,                    # passed to `fit_rules`: antecedents, consequents, paper, tau_a, tau_c, seed, device, progress, and `train`'s options
+    sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
+    seed: int = 0,                # seeds the training sample and training (same seed, same rules)
+    progress: bool = False,       # progress bars: reading, training
+    data_dir: str = None,         # local mirror of the UCI tables, for `uci:NAME`
+    na_values=None,               # cell texts that mean "missing" (default: pandas' list for CSV files)
+    **options,                    # passed to `fit_rules`: antecedents, consequents, paper, tau_a, tau_c, device, and `train`'s options
 ) -> pd.DataFrame:                # rules with exact metrics; `attrs['summary']` says what was done
-    "Encode `df`, train Aerial+'s autoencoder, and return the rules it finds, scored exactly."
-    enc, X = encode(df, drop=drop, **(encoder_options or {}))
-    _, rules, summary = fit_rules(X, enc, max_antecedents, min_confidence, min_lift, min_support, target, **options)
-    out = rules.to_frame(X)
+    "Read `data` (in batches), train Aerial+'s autoencoder, and return the rules it finds, scored exactly on every row."
+    check = lambda enc: _check_options(enc, max_antecedents, min_confidence, min_lift, min_support, target, **options)
+    s = scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
+    _, rules, summary = fit_rules(s, None, max_antecedents, min_confidence, min_lift, min_support, target, seed=seed, progress=progress, **options)
+    out = rules.to_frame(s.bits)
     out.attrs['summary'] = summary
     return out

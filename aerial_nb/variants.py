@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from .autoencoder import Model
-from .bitsets import item_bits, itemset_counts, pad_sets
+from .bitsets import itemset_counts, pad_sets
 from .extraction import Rules, extract_rules, check_depth, check_model, check_tau, walk
-from .quality import METRICS, rule_metrics, onehot
+from .quality import METRICS, data_bits, rule_metrics
 from .rules import FLOOR, levels
 
 # %% auto #0
@@ -30,7 +30,7 @@ def frequent_itemsets(
     max_length: int = 2,     # longest itemset (the paper's a)
     tau_i: float = 0.5,      # itemset similarity threshold
     items=None,              # items or features the itemsets may use (default all)
-    X=None,                  # one-hot data (or the table) for exact support; None: support is nan
+    X=None,                  # the table, its one-hot data or `BitTable`, for exact support; None: support is nan
     memory_mb: float = 256,  # working-memory bound for a chunk of test vectors
 ) -> pd.DataFrame:           # support, itemsets (frozensets of `feature=value`), itemset_prob
     "Algorithm 2: itemsets of 1..max_length items whose marked items all reach τi in one forward pass."
@@ -40,7 +40,8 @@ def frequent_itemsets(
         raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
     found = [(c[ok], ap[ok]) for c, (ap, ok, *_) in walk(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
     sets, prob = pad_sets([f[0] for f in found], max_length), np.concatenate([f[1] for f in found])
-    support = np.full(len(sets), np.nan) if X is None else itemset_counts(X := onehot(X, enc), sets) / len(X)
+    if X is None: support = np.full(len(sets), np.nan)
+    else: bits, n = data_bits(X, enc); support = itemset_counts(bits, sets, n_rows=n) / n
     names = np.array(enc.items, dtype=object)
     out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
                         'itemset_prob': prob.astype(float)})
@@ -73,14 +74,15 @@ def _score(rules: Rules, by: str, X) -> np.ndarray:
     if by in ('ante_prob', 'cons_prob'): return getattr(rules, by).astype(float)
     if by not in METRICS: raise ValueError(f"by must be 'ante_prob', 'cons_prob' or one of {METRICS}, got {by!r}")
     if X is None: raise ValueError(f'ranking by {by!r} needs the data: pass X')
-    return rule_metrics(onehot(X, rules.encoder), rules.ante, rules.cons)[by].to_numpy(float)
+    bits, n = data_bits(X, rules.encoder)
+    return rule_metrics(bits, rules.ante, rules.cons, n_rows=n)[by].to_numpy(float)
 
 # %% ../nbs/04_variants.ipynb #bb9c1fc2
 def top_k(
     rules: Rules,          # rules from `extract_rules` or `class_rules`
     k: int,                # rules kept per consequent, at most
     by: str = 'ante_prob', # 'ante_prob' or 'cons_prob' (the model's), or one of `METRICS` (exact, needs X)
-    X=None,                # one-hot data (or the table), to rank by a metric
+    X=None,                # the table, its one-hot data or `BitTable`, to rank by a metric
 ) -> Rules:                # the kept rules, by consequent, best first
     "At most k rules per consequent, the best by `by`; ties go to shorter antecedents, then smaller item indices."
     if not (isinstance(k, (int, np.integer)) and k >= 1): raise ValueError(f'k must be a positive integer, got {k!r}')
@@ -94,7 +96,7 @@ def top_k(
 # %% ../nbs/04_variants.ipynb #246ab67f
 def verified_itemsets(
     model: Model,               # a model trained for verified rules
-    X,                          # the one-hot data it was trained on (or the table)
+    X,                          # the table, its one-hot data or `BitTable`
     max_length: int = 2,        # longest itemset
     min_support: float = FLOOR, # itemsets hold in at least this share of rows (counted exactly)
     items=None,                 # items or features the itemsets may use (default all)
@@ -105,9 +107,9 @@ def verified_itemsets(
     enc, t0 = model.encoder, time.perf_counter()
     if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
         raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
-    X = onehot(X, enc)
+    bits, n = data_bits(X, enc)
     starts = np.zeros(enc.n_items, bool); starts[_singles(enc, items)] = True
-    found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1)) for _, sets, sup, p, _ in levels(model, item_bits(X), len(X), max_length, min_support, starts, memory_mb)]
+    found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1)) for _, sets, sup, p, _ in levels(model, bits, n, max_length, min_support, starts, memory_mb)]
     sets = pad_sets([f[0] for f in found], max_length)
     support, prob = (np.concatenate([f[k] for f in found]) if found else np.zeros(0) for k in (1, 2))
     names = np.array(enc.items, dtype=object)
