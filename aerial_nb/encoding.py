@@ -120,8 +120,9 @@ class ColumnFit:
         keep: int,                   # distinct values tracked at most (more: `many`)
         edges=None,                  # given bin edges, whose occupied bins are recorded
         sample_rows: int = SAMPLE_ROWS, # the sample's size bound
+        numbers: bool = False,       # whether text that reads as numbers may make the column numeric (CSV)
     ):
-        self.name, self.keep, self.edges, self.sample_rows = name, keep, edges, sample_rows
+        self.name, self.keep, self.edges, self.sample_rows, self.check_numbers = name, keep, edges, sample_rows, numbers
         self.distinct, self.many, self.rows, self.present = pd.Series([], dtype=object), False, 0, 0
         self.typed, self.text, self.numbers, self.unique = True, True, True, True
         self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
@@ -139,8 +140,9 @@ class ColumnFit:
         self.present += len(v)
         self.typed &= _is_numeric(s)
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
-        if self.text: self.numbers &= bool(pd.to_numeric(v, errors='coerce').notna().all()
-                                           and not v.astype(str).str.strip().str.match(r'[+-]?0\d').any())
+        if self.text and self.numbers and self.check_numbers:                 # decided on the batch's distinct texts
+            u = pd.Series(pd.unique(v), dtype=object)
+            self.numbers = bool(pd.to_numeric(u, errors='coerce').notna().all() and not u.astype(str).str.strip().str.match(r'[+-]?0\d').any())
         if self.typed:
             f = v.to_numpy(float); f = f[np.isfinite(f)]
             if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
@@ -153,6 +155,9 @@ class ColumnFit:
             except TypeError as e: raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
                                                     'not a list, dict or array') from None
             if len(self.distinct) > self.keep: self.many, self.distinct = True, self.distinct[:0]
+        if not (self.typed or (self.check_numbers and self.text and self.numbers)):   # only numbers are binned from the sample
+            self.sample = []
+            return
         pos = start + np.flatnonzero(here)
         self.sample.append((pos[pos % self.stride == 0], v.to_numpy()[pos % self.stride == 0]))
         while sum(len(p) for p, _ in self.sample) > self.sample_rows:        # too many: keep every other sampled row
@@ -224,7 +229,7 @@ def fit_batches(
             for col, e in edges.items():
                 e = np.asarray(e, float)
                 if len(e) < 2 or np.any(np.diff(e) <= 0): raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
-            fits = {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows)
+            fits = {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
                     for col in df.columns if col not in drop}
         for col, c in fits.items(): c.add(df[col], start)
         start += len(df)
@@ -257,13 +262,13 @@ Encoder.fit = _fit
 
 # %% ../nbs/00_encoding.ipynb #078eba9a
 def _codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
-    "(n, k) category index of every cell, -1 where the value is unknown and `unknown='ignore'`."
+    "(n, k) category index of every cell (int16 for up to 32,767 categories), -1 where the value is unknown and `unknown='ignore'`."
     if unknown not in ('error', 'ignore'): raise ValueError(f"unknown must be 'error' or 'ignore', got {unknown!r}")
     _check_table(df)
     cols = {str(c): c for c in df.columns}
     missing = [f for f in self.features if f not in cols]
     if missing: raise KeyError(f'the table lacks the encoded column(s) {missing}')
-    out = np.empty((len(df), len(self.features)), np.int64)
+    out = np.empty((len(df), len(self.features)), np.int16 if max(self.sizes, default=0) < 2**15 else np.int32)   # small: a batch of a large table
     for j, (f, labels) in enumerate(zip(self.features, self.categories)):
         s = df[cols[f]]
         raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)

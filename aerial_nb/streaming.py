@@ -82,7 +82,8 @@ def _parquet(files: list, name: str, na_values) -> Source:
     import pyarrow.dataset as pds
     try: data = pds.dataset([str(f) for f in files], format='parquet')
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
-    return Source(name, lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows)), data.count_rows(), tuple(na_values or ()))
+    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1, fragment_readahead=1))   # little read ahead: little memory
+    return Source(name, read, data.count_rows(), tuple(na_values or ()))
 
 def _sniff_sep(path: Path) -> str:
     with open(path, encoding='utf-8-sig', errors='replace') as f: head = f.read(65536)
@@ -153,7 +154,7 @@ class Scan:
     "A table read for mining: its encoder, every item's rows as bits (exact counts), and a sample of rows as codes (training)."
     encoder: Encoder
     bits: BitTable      # the item bit sets, a block per batch
-    sample: np.ndarray  # (m, k) int16 codes of the training sample
+    sample: np.ndarray  # (m, k) codes of the training sample (`Encoder.codes`: int16 for up to 32,767 categories)
     stats: dict         # rows, passes, seconds, rows per second, peak memory
     n_rows = property(lambda self: self.bits.n_rows)
     def __repr__(self): return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
@@ -176,7 +177,7 @@ def scan(
             codes = encoder.codes(df, unknown)
             blocks.append((code_bits(codes, encoder.sizes), len(df)))
             keep = slice(None) if pick is None else pick[(pick >= start) & (pick < start + len(df))] - start
-            sample.append(codes[keep].astype(np.int16))
+            sample.append(codes[keep])
             start += len(df); bar.update(len(df))
     return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample), dict(rows=start, training_rows=sum(map(len, sample))))
 
