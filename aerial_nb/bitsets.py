@@ -9,8 +9,9 @@ from fractions import Fraction
 import numpy as np
 
 # %% auto #0
-__all__ = ['item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows', 'chunks',
-           'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count', 'pad_sets', 'rule_keys']
+__all__ = ['CHUNK_WORDS', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows',
+           'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count',
+           'pad_sets', 'rule_keys', 'row_ids']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -77,7 +78,7 @@ class BitTable:
         return tuple(sum(parts) for parts in zip(*out)) if isinstance(out[0], tuple) else sum(out)
 
 # %% ../nbs/00a_bitsets.ipynb #f9fab926
-_WORDS = 1 << 23   # words per chunk of rules (64 MB)
+CHUNK_WORDS = 1 << 23   # words per chunk of itemsets or rules (64 MB): bounds the memory of every count
 
 def as_bits(
     data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
@@ -129,9 +130,13 @@ def and_rows(bits: np.ndarray, sets: np.ndarray, full: np.ndarray) -> np.ndarray
         acc[m] &= bits[col[m]]
     return acc
 
+def chunk_size(bits: np.ndarray, chunk: int = None) -> int:
+    "Itemsets (or rules) per chunk: `chunk`, else as many as fit in `CHUNK_WORDS` words."
+    return chunk or max(1, CHUNK_WORDS // bits.shape[1])
+
 def chunks(bits: np.ndarray, sets: np.ndarray, n_rows: int, chunk: int = None):
     "Yield (start, rows of sets[start:start+chunk]) over the sets, `chunk` sets at a time."
-    full, k = all_rows(n_rows, bits.shape[1]), chunk or max(1, _WORDS // bits.shape[1])
+    full, k = all_rows(n_rows, bits.shape[1]), chunk_size(bits, chunk)
     for s in range(0, len(sets), k): yield s, and_rows(bits, sets[s:s + k], full)
 
 def popcount(acc: np.ndarray) -> np.ndarray: return np.bitwise_count(acc).sum(-1, dtype=np.int64)
@@ -213,3 +218,15 @@ def rule_keys(
     a = np.sort(np.where(ante < 0, big, ante), axis=1)
     a = np.pad(np.where(a == big, -1, a), ((0, 0), (0, width - a.shape[1])), constant_values=-1)
     return np.column_stack([a, cons])
+
+# %% ../nbs/00a_bitsets.ipynb #29288462
+def row_ids(
+    rows,               # (r, w) integers of at least -1, such as `rule_keys` or padded itemsets
+) -> np.ndarray:        # (r,) int64: equal rows get equal ids, different rows different ones
+    "One number per row, so that sets of rows are compared, sorted and looked up as plain integers."
+    rows = np.asarray(rows, np.int64)
+    if rows.ndim != 2: raise ValueError(f'rows must be a 2-D array, got shape {rows.shape}')
+    base = int(rows.max(initial=-1)) + 2
+    if not len(rows) or base ** rows.shape[1] >= 2**63:              # too wide for one int64: number the distinct rows
+        return np.unique(rows, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    return (rows + 1) @ base ** np.arange(rows.shape[1], dtype=np.int64)

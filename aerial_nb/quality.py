@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder
-from .bitsets import BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunks, item_bits, min_count, popcount, rule_keys
+from .bitsets import BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks, item_bits, min_count, popcount, row_ids, rule_keys
 
 # %% auto #0
 __all__ = ['METRICS', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'onehot',
@@ -45,14 +45,19 @@ def _metrics(nA: np.ndarray, nC: np.ndarray, nAC: np.ndarray, n: int) -> dict:
 def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
     "nA, nC, nAC per rule and the number of rows matched by any antecedent (summed over the blocks of a `BitTable`)."
     if isinstance(bits, BitTable): return bits.total(_rule_counts, ante, cons, chunk=chunk)
-    nA, nAC = np.zeros(len(cons), np.int64), np.zeros(len(cons), np.int64)
+    _, first, inv = np.unique(row_ids(ante), return_index=True, return_inverse=True)   # rules that share an antecedent share its rows
+    uniq = ante[first]
+    order = np.argsort(inv, kind='stable'); by = inv[order]
+    nA, nAC, k = np.zeros(len(uniq), np.int64), np.zeros(len(cons), np.int64), chunk_size(bits, chunk)
     covered = np.zeros(bits.shape[1], np.uint64)
-    for s, acc in chunks(bits, ante, n_rows, chunk):
+    for s, acc in chunks(bits, uniq, n_rows, chunk):
         nA[s:s + len(acc)] = popcount(acc)
         covered |= np.bitwise_or.reduce(acc, axis=0)
-        acc &= bits[cons[s:s + len(acc)]]
-        nAC[s:s + len(acc)] = popcount(acc)
-    return nA, popcount(bits)[cons], nAC, int(popcount(covered))
+        mine = order[np.searchsorted(by, s):np.searchsorted(by, s + len(acc))]   # the rules of these antecedents
+        for r in range(0, len(mine), k):
+            rules = mine[r:r + k]
+            nAC[rules] = popcount(acc[inv[rules] - s] & bits[cons[rules]])
+    return nA[inv], popcount(bits)[cons], nAC, int(popcount(covered))
 
 # %% ../nbs/01_quality.ipynb #b60335b4
 def rule_metrics(
@@ -233,8 +238,7 @@ def verified(
 # %% ../nbs/01_quality.ipynb #605c2b76
 def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-np.inf) -> np.ndarray:
     "For each row of `queries`, the largest value of the equal rows of `keys` (`missing` where there is none)."
-    _, ids = np.unique(np.vstack([keys, queries]), axis=0, return_inverse=True)
-    ids = ids.ravel()
+    _, ids = np.unique(row_ids(np.vstack([keys, queries])), return_inverse=True)
     best = np.full(ids.max(initial=-1) + 1, missing, float)
     np.maximum.at(best, ids[:len(keys)], values)
     return best[ids[len(keys):]]

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .encoding import Encoder
 from .autoencoder import Model, train
-from .bitsets import BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets, rule_keys
+from .bitsets import BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets, row_ids, rule_keys
 from .quality import redundant, verified
 from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
@@ -166,7 +166,7 @@ STABLE = 0.9   # training stops when two successive cycles find rule sets at lea
 def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     "Jaccard similarity of two sets of distinct rule keys (rows); 1 for two empty sets."
     if not len(a) and not len(b): return 1.0
-    _, counts = np.unique(np.vstack([a, b]), axis=0, return_counts=True)
+    _, counts = np.unique(row_ids(np.vstack([a, b])), return_counts=True)
     return float((counts == 2).sum() / len(counts))
 
 # %% ../nbs/03a_rules.ipynb #fed6d711
