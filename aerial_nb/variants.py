@@ -14,7 +14,7 @@ from .autoencoder import Model
 from .bitsets import itemset_counts, pad_sets
 from .extraction import Rules, extract_rules, check_depth, check_model, check_tau, walk
 from .quality import METRICS, data_bits, rule_metrics
-from .rules import FLOOR, levels
+from .rules import FLOOR, find_rules, levels
 
 # %% auto #0
 __all__ = ['frequent_itemsets', 'class_rules', 'top_k', 'verified_itemsets']
@@ -54,12 +54,18 @@ def class_rules(
     model: Model,              # a trained model
     target,                    # the class column(s), or class items: the only consequents
     max_antecedents: int = 2,  # longest antecedent
-    tau_a: float = 0.5,        # antecedent similarity threshold
-    tau_c: float = 0.8,        # consequent similarity threshold
+    tau_a: float = 0.5,        # paper model: antecedent similarity threshold
+    tau_c: float = 0.8,        # paper model: consequent similarity threshold
     memory_mb: float = 256,    # working-memory bound for a chunk of test vectors
+    X=None,                    # default model: the table's one-hot data or `BitTable`, to verify the rules on
+    **checks,                  # default model: `find_rules`' thresholds (min_confidence, min_lift, min_support, margin)
 ) -> Rules:
-    "Rules A → class, the input CBA needs: consequents from `target`, antecedents from the other features."
+    "Rules A → class, the input CBA needs: Algorithm 3 for a paper model, verified class rules for a default one."
     check_depth(model, max_antecedents)
+    if not model.settings.get('paper', True):
+        if X is None: raise ValueError('the model was trained for verified rules: pass the data as X to verify them on')
+        return find_rules(model, X, None, max_antecedents, target=target, **checks)
+    if checks: raise TypeError(f'{sorted(checks)} apply to a model trained for verified rules; this one was trained with paper=True')
     enc = model.encoder
     cons = _singles(enc, target)
     if not len(cons): raise ValueError('give at least one target column or item')
