@@ -13,8 +13,9 @@ from .encoding import Encoder
 from .bitsets import BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks, item_bits, min_count, popcount, row_ids, rule_keys
 
 # %% auto #0
-__all__ = ['METRICS', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'onehot',
-           'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'redundant', 'explained']
+__all__ = ['METRICS', 'MARGIN', 'Z', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
+           'rules_to_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
+           'redundant', 'explained']
 
 # %% ../nbs/01_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -252,23 +253,40 @@ def _subsets(ante: np.ndarray, size: int, proper: bool = True):
             sub[:, :s] = ante[:, list(pos)]
             yield s, sub
 
+# %% ../nbs/01_quality.ipynb #5f9a4c19
+MARGIN, Z = 0.05, 2.326   # concise: a longer antecedent adds this much confidence, and this many standard errors (one-sided 1%)
+
+def _improves(n1, c1, nP, cP, margin: float, z: float) -> np.ndarray:
+    "Whether rules with n1 rows, c1 of them with c, beat their shorter rule (nP rows, cP with c) by `margin` and `z` standard errors."
+    n1, c1, nP, cP = (np.asarray(v, np.float64) for v in (n1, c1, nP, cP))
+    n0, c0 = nP - n1, cP - c1                                      # the shorter antecedent's other rows
+    gain = _ratio(c1, n1) - _ratio(cP, nP)
+    pool = _ratio(cP, nP)
+    se = np.sqrt(pool * (1 - pool) * (_ratio(1, n1) + _ratio(1, n0)))
+    diff = _ratio(c1, n1) - _ratio(c0, n0)
+    significant = np.ones(len(n1), bool) if z <= 0 else (n0 > 0) & (se > 0) & (diff >= z * se)
+    return (gain >= margin) & significant                          # nan (an empty antecedent) compares False
+
 def redundant(
-    ante,                 # (r, a) int64 antecedents padded with -1, no two rules alike
+    data,                 # (n, D) one-hot matrix, its `item_bits`, or a `BitTable`
+    ante,                 # (r, a) int64 antecedents padded with -1
     cons,                 # (r,) int64 consequents
-    confidence,           # (r,) exact confidence of each rule
-    margin: float = 0.05, # a longer antecedent must add at least this much confidence
+    margin: float = MARGIN, # a longer antecedent must add at least this much confidence to every shorter one
+    z: float = Z,         # ... and beat it by this many standard errors (0: no significance test)
+    n_rows: int = None,   # rows of the table (needed when `data` is bit sets)
 ) -> np.ndarray:          # (r,) bool: the rules to drop
-    "Rules A → c whose confidence is less than `margin` above that of a kept rule A' → c, A' ⊂ A."
-    keys = rule_keys(np.asarray(ante), np.asarray(cons), np.asarray(ante).shape[1])
-    ante, cons, conf = keys[:, :-1], keys[:, -1], np.asarray(confidence, float)
-    size, drop = (ante >= 0).sum(1), np.zeros(len(cons), bool)
+    "Rules A → c that do not beat every A' → c, A' ⊂ A non-empty, by `margin` of confidence and `z` standard errors."
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
+    keys = rule_keys(ante, cons, ante.shape[1])                    # sorted antecedents: items first, then -1
+    size, drop = (keys[:, :-1] >= 0).sum(1), np.zeros(len(cons), bool)
     for l in range(2, ante.shape[1] + 1):
-        rows, kept = np.flatnonzero(size == l), np.flatnonzero(~drop & (size < l) & (size > 0))
-        if not len(rows) or not len(kept): continue
-        best = np.full(len(rows), -np.inf)
-        for _, sub in _subsets(ante[rows], l):
-            best = np.maximum(best, _lookup(keys[kept], conf[kept], np.column_stack([sub, cons[rows]])))
-        drop[rows] = conf[rows] < best + margin
+        rows = np.flatnonzero(size == l)
+        if not len(rows): continue
+        nA, _, nAC, _ = _rule_counts(bits, keys[rows, :-1], cons[rows], n)
+        for _, sub in _subsets(keys[rows, :-1], l):
+            nP, _, nPC, _ = _rule_counts(bits, sub, cons[rows], n)
+            drop[rows] |= ~_improves(nA, nAC, nP, nPC, margin, z)
     return drop
 
 # %% ../nbs/01_quality.ipynb #bce97301

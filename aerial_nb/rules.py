@@ -12,13 +12,13 @@ import pandas as pd
 from .encoding import Encoder
 from .autoencoder import Model, train
 from .bitsets import BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets, row_ids, rule_keys
-from .quality import redundant, verified
+from .quality import MARGIN, Z, redundant, verified
 from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
 
 # %% auto #0
-__all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'MARGIN', 'STABLE', 'dominant_items',
-           'unmarked', 'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'fit_rules', 'mine']
+__all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'STABLE', 'dominant_items', 'unmarked',
+           'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'fit_rules', 'mine']
 
 # %% ../nbs/03a_rules.ipynb #c6f8ad0f
 NEAR_CONSTANT = 0.95   # a value that holds in this share of rows makes its feature near-constant
@@ -96,7 +96,7 @@ def propose(
                  dict(floor=floor, tau=tau, test_vectors=tested))
 
 # %% ../nbs/03a_rules.ipynb #9a234c01
-MIN_CONFIDENCE, MIN_LIFT, MARGIN = 0.8, 1.1, 0.05
+MIN_CONFIDENCE, MIN_LIFT = 0.8, 1.1
 
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
     "(D,) bool of the items named (features stand for all their values); all items for None."
@@ -122,13 +122,15 @@ def rule_items(
     return ante, cons
 
 def check_thresholds(
-    min_confidence: float = MIN_CONFIDENCE, min_lift: float = MIN_LIFT, min_support: float = None, margin: float = MARGIN,
+    min_confidence: float = MIN_CONFIDENCE, min_lift: float = MIN_LIFT, min_support: float = None, margin: float = MARGIN, z: float = Z,
 ):
     "Refuse thresholds outside their ranges, naming the one at fault."
     fraction(min_confidence, 'min_confidence')
     fraction(min_lift, 'min_lift', high=np.inf)
     if min_support is not None: fraction(min_support, 'min_support')
     fraction(margin, 'margin')
+    if not (isinstance(z, (int, float, np.integer, np.floating)) and not isinstance(z, bool) and 0 <= z < np.inf):
+        raise ValueError(f'z must be a finite number of at least 0, got {z!r}')
 
 def find_rules(
     model: Model,                 # a model trained for verified rules
@@ -141,23 +143,24 @@ def find_rules(
     antecedents=None,             # items or features allowed in antecedents (default all)
     consequents=None,             # items or features allowed as consequents (default all)
     target=None,                  # class column(s): consequents from them, antecedents from the rest
-    margin: float = MARGIN,       # concise: a longer antecedent must add this much confidence
+    margin: float = MARGIN,       # concise: a longer antecedent must add this much confidence to every shorter one
+    z: float = Z,                 # concise: ... and beat it by this many standard errors (0: no test)
     floor: float = None,          # antecedents hold in this share of rows (default 0.1, or min_support when lower)
     near_constant: float = NEAR_CONSTANT, # values this common are left out (1: keep them)
 ) -> Rules:                       # verified, informative, concise rules; params count the candidates
     "The rules the model proposes that hold on the data, tell something and say it once."
     t0, enc = time.perf_counter(), model.encoder
     bits, n = as_bits(data, n_rows)
-    check_thresholds(min_confidence, min_lift, min_support, margin)
+    check_thresholds(min_confidence, min_lift, min_support, margin, z)
     starts, allowed = rule_items(enc, antecedents, consequents, target)
     dom, near = dominant_items(bits, n, enc, near_constant)
     floor = floor or (min(FLOOR, min_support) if min_support else FLOOR)
     cand = propose(model, bits, n, max_antecedents, floor, antecedents=starts & ~dom, consequents=allowed & ~dom)
     keep, metrics = verified(bits, cand.ante, cand.cons, min_confidence, min_lift, min_support, n_rows=n)
-    keep[keep] = ~redundant(cand.ante[keep], cand.cons[keep], metrics.confidence.to_numpy()[keep], margin)
+    keep[keep] = ~redundant(bits, cand.ante[keep], cand.cons[keep], margin, z, n_rows=n)
     return Rules(enc, cand.ante[keep], cand.cons[keep], cand.ante_prob[keep], cand.cons_prob[keep],
                  dict(mode='verified', max_antecedents=max_antecedents, min_confidence=min_confidence, min_lift=min_lift,
-                      min_support=min_support, margin=margin, candidates=len(cand), test_vectors=cand.params['test_vectors'],
+                      min_support=min_support, margin=margin, z=z, candidates=len(cand), test_vectors=cand.params['test_vectors'],
                       near_constant=near, extract_s=time.perf_counter() - t0))
 
 # %% ../nbs/03a_rules.ipynb #bfb86dc6

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..encoding import Encoder, encode, load_uci, UCI_DATASETS
+from ..encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
 from ..bitsets import item_bits, rule_keys
-from ..quality import coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
-from ..rules import FLOOR, MARGIN, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
+from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
+from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, find_rules, fit_rules, rule_items
 
 # %% auto #0
 __all__ = ['STRONG', 'METHODS', 'STOCHASTIC', 'strong_rules', 'run_aerial_nb', 'run_paper', 'labelled', 'run_pyaerial',
-           'run_fpgrowth', 'score', 'jaccard', 'trust_study', 'trust_table', 'write_trust', 'read_trust',
+           'run_fpgrowth', 'score', 'jaccard', 'trust_study', 'trust_table', 'write_trust', 'read_trust', 'speed_table',
            'threshold_grid']
 
 # %% ../../nbs/05a_trust.ipynb #250299e1
@@ -87,7 +87,7 @@ def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     ante, cons = ante[keep], cons[keep]
     ok, m = verified(X, ante, cons, MIN_CONFIDENCE, MIN_LIFT)
     ok &= m['antecedent support'].to_numpy() >= FLOOR
-    ok[ok] = ~redundant(ante[ok], cons[ok], m.confidence.to_numpy()[ok], MARGIN)
+    ok[ok] = ~redundant(X, ante[ok], cons[ok])
     return dict(ante=ante[ok], cons=cons[ok], seconds=time.perf_counter() - t0)
 
 METHODS = {'aerial_nb': run_aerial_nb, 'Aerial+ (paper)': run_paper, 'pyaerial 1.1.0': run_pyaerial, 'FP-Growth': run_fpgrowth}
@@ -104,7 +104,7 @@ def score(
     mean = lambda v: float(np.mean(v)) if len(v) else np.nan
     return dict(rules=len(cons), recall=mean(explained(ante, cons, *truth)) if len(truth[1]) else np.nan,
                 precision=mean(conf >= MIN_CONFIDENCE), informative=mean(m.lift.to_numpy() >= MIN_LIFT),
-                concise=mean(~redundant(ante, cons, np.nan_to_num(conf), MARGIN)), lift=mean(m.lift.to_numpy()),
+                concise=mean(~redundant(X, ante, cons)), lift=mean(m.lift.to_numpy()),
                 coverage=coverage(X, ante) if len(cons) else 0.0)
 
 def jaccard(rule_sets: list) -> float:
@@ -126,14 +126,16 @@ def trust_study(
 ) -> pd.DataFrame:             # one row per table, mode, method and seed
     "Every method on every table and mode, scored against the strong rules."
     import torch
-    rows = []
+    rows, methods = [], methods or list(METHODS)
+    warm = encode(weather_beverage(200))                              # first calls pay for imports and caches: not timed
+    for m in methods: METHODS[m](warm[1], warm[0], None, 0)
     for name in tables or list(UCI_DATASETS):
         df = load_uci(name, data_dir=data_dir)
         for mode in modes:
             target = 'class' if mode == 'class' else None
             enc, X = encode(df if target else df.drop(columns='class'))
             truth = strong_rules(X, enc, target)
-            for m in methods or list(METHODS):
+            for m in methods:
                 for seed in range(seeds if m in STOCHASTIC else 1):
                     threads = torch.get_num_threads(); torch.set_num_threads(1)
                     try: r = METHODS[m](X, enc, target, seed)
@@ -184,15 +186,26 @@ def read_trust(path) -> pd.DataFrame:
     "The runs of a `trust.json` file, as `trust_study` returned them."
     return pd.DataFrame(json.loads(Path(path).read_text())['runs'])
 
+# %% ../../nbs/05a_trust.ipynb #d8c68c8f
+def speed_table(
+    rows: pd.DataFrame,   # `trust_study`'s rows (or `read_trust`'s)
+    tables: list = None,  # the tables to show (default: the paper's five)
+) -> pd.DataFrame:        # per table and mode: median seconds per method, and two ratios
+    "Median wall time of each method over seeds, with the default's time against the paper's and pyaerial's against the default's."
+    t = rows[rows.table.isin(tables or PAPER_DATASETS)].groupby(['table', 'mode', 'method'], sort=False).seconds.median().unstack('method')
+    return t.assign(**{'default / paper': t['aerial_nb'] / t['Aerial+ (paper)'], 'pyaerial / default': t['pyaerial 1.1.0'] / t['aerial_nb']})
+
 # %% ../../nbs/05a_trust.ipynb #6dee18ba
 def threshold_grid(
     tables: list = None,                    # UCI table names (default: all ten)
-    lifts=(1.0, 1.05, 1.1, 1.2, 1.3),      # min_lift values
-    margins=(0.0, 0.02, 0.05, 0.1),        # redundancy margins
+    lifts=(1.0, 1.05, 1.1, 1.2, 1.3),      # min_lift values (at the default margin and z)
+    margins=(0.0, 0.02, 0.05, 0.1),        # concise margins (at the default min_lift), each with every z
+    zs=(0.0, 1.645, Z, 3.09),              # concise z (0: no test; 1.645, 2.326, 3.09: one-sided 5%, 1%, 0.1%)
     data_dir: str = None,                   # local mirror of the UCI datasets
-) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift and margin
-    "Rule counts and recall of the default model's verified candidates at several min_lift and margin values."
+) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift, margin and z
+    "Rule counts and recall of the default model's verified candidates at several min_lift, margin and z values."
     from aerial_nb.rules import dominant_items, propose
+    settings = [(l, MARGIN, Z) for l in lifts] + [(MIN_LIFT, m, z) for m in margins for z in zs if (m, z) != (MARGIN, Z)]
     rows = []
     for name in tables or list(UCI_DATASETS):
         df = load_uci(name, data_dir=data_dir)
@@ -204,10 +217,9 @@ def threshold_grid(
             dom, _ = dominant_items(bits, len(X), enc)
             cand = propose(model, bits, len(X), antecedents=starts & ~dom, consequents=allowed & ~dom)
             ok, m = verified(bits, cand.ante, cand.cons, MIN_CONFIDENCE, n_rows=len(X))
-            for lift in lifts:
-                keep = ok & (m.lift.to_numpy() >= lift)
-                for margin in margins:
-                    k = keep.copy(); k[k] = ~redundant(cand.ante[k], cand.cons[k], m.confidence.to_numpy()[k], margin)
-                    rows.append(dict(table=name, mode=mode, min_lift=lift, margin=margin, rules=int(k.sum()),
-                                     recall=float(explained(cand.ante[k], cand.cons[k], *truth).mean()) if len(truth[1]) else np.nan))
+            for lift, margin, z in settings:
+                k = ok & (m.lift.to_numpy() >= lift)
+                k[k] = ~redundant(bits, cand.ante[k], cand.cons[k], margin, z, n_rows=len(X))
+                rows.append(dict(table=name, mode=mode, min_lift=lift, margin=margin, z=z, rules=int(k.sum()),
+                                 recall=float(explained(cand.ante[k], cand.cons[k], *truth).mean()) if len(truth[1]) else np.nan))
     return pd.DataFrame(rows)
