@@ -26,9 +26,10 @@ setuptools.setup(
     packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
     include_package_data=True,
     install_requires=cfg['requirements'].split(),
-    # bench: baselines and comparison packages, imported only by the evaluation and classification chapters
-    extras_require={'bench': cfg['bench_requirements'].split(),
-                    'dev': cfg['dev_requirements'].split() + cfg['bench_requirements'].split()},
+    # bench: baselines and comparison packages, imported only by the evaluation and classification chapters;
+    # dask: a Dask cluster's workers read and count (the cluster chapter), imported only when a cluster is asked for
+    extras_require={'bench': cfg['bench_requirements'].split(), 'dask': cfg['dask_requirements'].split(),
+                    'dev': cfg['dev_requirements'].split() + cfg['bench_requirements'].split() + cfg['dask_requirements'].split()},
     python_requires='>=' + min_python,
     classifiers=['Development Status :: ' + statuses[int(cfg['status'])],
                  'Intended Audience :: ' + cfg['audience'].title(),

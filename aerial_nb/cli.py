@@ -235,6 +235,7 @@ def _mining(p: argparse.ArgumentParser):
     p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 128; --paper: chosen from the table size)')
     p.add_argument('--models', type=_whole(1, 1000), default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
+    p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
     p.add_argument('--sample-rows', type=_whole(1), default=SAMPLE_ROWS, help='train on at most this many rows (a larger table: a random sample, drawn by --seed); rules are counted on every row')
     p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
 
@@ -396,8 +397,19 @@ def _scanned(a, check) -> Scan:
     if a.seed + a.models > SEEDS: raise InputError(f'--seed {a.seed} with --models {a.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
     _check_outputs(a)
     check_device(a.device)
+    if a.dask: return _dask_scanned(a, check)
     return _drop_checked(scan_table, open_input(a.data, a.data_dir, a.na_values), sample_rows=a.sample_rows, seed=a.seed,
                          progress=not a.quiet, check=check, drop=a.drop)
+
+def _dask_scanned(a, check) -> Scan:
+    "The table read and counted by the workers of the Dask cluster at --dask (`main` closes it, and a local cluster with it)."
+    if a.data == 'demo' or a.data.startswith('uci:') or (Path(a.data).is_file() and Path(a.data).suffix.lower() not in ('.parquet', '.pq')):
+        raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {a.data}')
+    try: from aerial_nb.cluster import connect, scan_cluster
+    except ImportError as e: raise InputError(f'--dask needs the dask extra (pip install "aerial_nb[dask]"): {e}') from None
+    try: a.cluster = connect(a.dask)
+    except (ValueError, ConnectionError) as e: raise InputError(f'--dask {a.dask}: {e}') from None
+    return _drop_checked(scan_cluster, a.cluster, a.data, a.na_values, a.sample_rows, a.seed, not a.quiet, check=check, drop=a.drop)
 
 def _train_options(a) -> dict:
     "What `train` gets from the command line, for both modes."
@@ -576,6 +588,8 @@ def main(argv: list = None) -> int:
         traceback.print_exc()
         print(f'aerial-nb {a.command}: unexpected failure: {e}', file=sys.stderr)
         return 1
+    finally:
+        if getattr(a, 'cluster', None) is not None: a.cluster.close()    # the Dask client --dask opened, and a local cluster with it
 
 def cli():
     "Console-script wrapper around `main`."

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['MISSING', 'SAMPLE_ROWS', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'ColumnFit', 'fit_batches',
-           'encode', 'UCITable', 'load_uci', 'weather_beverage']
+__all__ = ['MISSING', 'SAMPLE_ROWS', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'ColumnFit', 'column_fits',
+           'fitted_encoder', 'fit_batches', 'encode', 'UCITable', 'load_uci', 'weather_beverage']
 
 # %% ../nbs/00_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category
@@ -206,6 +206,46 @@ def _check_table(df: pd.DataFrame, what: str = 'table'):
         same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
         raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 
+def column_fits(
+    df: pd.DataFrame,             # the table's first batch
+    drop: list = None,            # columns to leave out
+    edges: dict = None,           # column -> explicit bin edges
+    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
+    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
+    sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
+    keep: int = None,             # distinct values tracked per column (default: just enough to decide)
+) -> dict:                        # column -> its `ColumnFit`, empty
+    "Check a table's first batch and the options that name its columns: one `ColumnFit` per column kept, to gather the batches."
+    drop, edges = list(drop or []), dict(edges or {})
+    _check_table(df)
+    unknown = [c for c in drop + list(edges) if c not in df.columns]
+    if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
+    for col, e in edges.items():
+        e = np.asarray(e, float)
+        if len(e) < 2 or np.any(np.diff(e) <= 0): raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
+    return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
+            for col in df.columns if col not in drop}
+
+def fitted_encoder(
+    fits: dict,                   # column -> `ColumnFit` that has gathered every row of the table
+    bins: int = 10,               # bins per discretized numeric column
+    binning: str = 'quantile',    # 'quantile' (equal frequency, the paper's) or 'uniform' (equal width)
+    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
+    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    drop_constant: bool = False,  # leave out features with a single category (items present in every row)
+    numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
+) -> Encoder:
+    "The encoder of what `fits` gathered: one feature per column, one category per distinct value or bin."
+    feats, cats, kept_edges = [], [], {}
+    for c in fits.values():
+        labels, e = _fit_column(c, numbers, bins, binning, max_distinct, max_categories)
+        if drop_constant and len(labels) == 1: continue
+        feats.append(c.name); cats.append(labels)
+        if e is not None: kept_edges[c.name] = e
+    if not feats: raise ValueError('no features are left to encode')
+    return Encoder(feats, cats, kept_edges)
+
 def fit_batches(
     batches,                      # DataFrames with the same columns: the table, a batch of rows at a time
     drop: list = None,            # columns to leave out
@@ -220,28 +260,14 @@ def fit_batches(
     keep: int = None,             # distinct values tracked per column (default: just enough to decide)
 ) -> tuple:                       # the Encoder; the number of rows; the text columns that hold numbers
     "Fit an encoder in one pass over a table given in batches: one feature per column, one category per distinct value or bin."
-    drop, edges, fits, start = list(drop or []), dict(edges or {}), None, 0
+    fits, start = None, 0
     for df in batches:
-        if fits is None:
-            _check_table(df)
-            unknown = [c for c in drop + list(edges) if c not in df.columns]
-            if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
-            for col, e in edges.items():
-                e = np.asarray(e, float)
-                if len(e) < 2 or np.any(np.diff(e) <= 0): raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
-            fits = {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
-                    for col in df.columns if col not in drop}
+        if fits is None: fits = column_fits(df, drop, edges, max_distinct, max_categories, numbers, sample_rows, keep)
         for col, c in fits.items(): c.add(df[col], start)
         start += len(df)
     if fits is None: raise ValueError('the table has no rows')
-    feats, cats, kept_edges = [], [], {}
-    for c in fits.values():
-        labels, e = _fit_column(c, numbers, bins, binning, max_distinct, max_categories)
-        if drop_constant and len(labels) == 1: continue
-        feats.append(c.name); cats.append(labels)
-        if e is not None: kept_edges[c.name] = e
-    if not feats: raise ValueError('no features are left to encode')
-    return Encoder(feats, cats, kept_edges), start, [c.name for c in fits.values() if numbers and c.text and c.numbers and c.present and not c.typed]
+    enc = fitted_encoder(fits, bins, binning, max_distinct, max_categories, drop_constant, numbers)
+    return enc, start, [c.name for c in fits.values() if numbers and c.text and c.numbers and c.present and not c.typed]
 
 @classmethod
 def _fit(cls,

@@ -255,11 +255,15 @@ def mine(
     progress: bool = False,       # progress bars: reading, training
     data_dir: str = None,         # local mirror of the UCI tables, for `uci:NAME`
     na_values=None,               # cell texts that mean "missing" (default: pandas' list for CSV files)
+    client=None,                  # a Dask client (`cluster.connect`): its workers read `data`, Parquet, and count; training stays here
     **options,                    # passed to `fit_rules`: antecedents, consequents, paper, tau_a, tau_c, device, and `train`'s options
 ) -> pd.DataFrame:                # rules with exact metrics; `attrs['summary']` says what was done
     "Read `data` (in batches), train Aerial+'s autoencoder, and return the rules it finds, scored exactly on every row."
     check = lambda enc: _check_options(enc, max_antecedents, min_confidence, min_lift, min_support, target, **options)
-    s = scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
+    if client is None: s = scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
+    else:
+        from aerial_nb.cluster import scan_cluster                        # Dask is imported only when a cluster is asked for
+        s = scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
     _, rules, summary = fit_rules(s, None, max_antecedents, min_confidence, min_lift, min_support, target, seed=seed, progress=progress, **options)
     out = rules.to_frame(s.bits)
     out.attrs['summary'] = summary

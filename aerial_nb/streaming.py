@@ -16,8 +16,8 @@ from .encoding import SAMPLE_ROWS, Encoder, fit_batches, load_uci, weather_bever
 from .bitsets import BitTable, code_bits
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'open_table', 'peak_memory_mb', 'fit_table', 'Scan', 'scan',
-           'scan_table']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
+           'training_rows', 'Scan', 'scan', 'scan_table']
 
 # %% ../nbs/01a_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -102,6 +102,24 @@ def _csv(path: Path, na_values) -> Source:
             yield from reader
     return Source(str(path), read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True)
 
+def parquet_files(
+    spec,        # a Parquet file, a folder of Parquet files (searched recursively) or a glob
+) -> list:       # the files' paths, in the order their rows are read
+    "The Parquet files `spec` names, in the order a table made of them is read."
+    spec = str(spec)
+    path = Path(spec)
+    if any(ch in spec for ch in '*?['):
+        files = sorted(glob.glob(spec))
+        if not files: raise FileNotFoundError(f'no file matches {spec}')
+        return files
+    if not path.exists(): raise FileNotFoundError(f'no such file: {spec}')
+    if path.is_dir():
+        files = sorted(path.rglob('*.parquet')) + sorted(path.rglob('*.pq'))
+        if not files: raise ValueError(f'{spec} is a folder without Parquet files')
+        return [str(f) for f in files]
+    if path.suffix.lower() not in ('.parquet', '.pq'): raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
+    return [spec]
+
 def open_table(
     spec,                   # a DataFrame (or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
     data_dir: str = None,   # local mirror of the UCI tables, for `uci:NAME`
@@ -114,16 +132,8 @@ def open_table(
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
     if spec.startswith('uci:'): return _frame(load_uci(spec[4:], data_dir=data_dir), spec, na_values)
     path = Path(spec)
-    if any(ch in spec for ch in '*?['):
-        files = sorted(glob.glob(spec))
-        if not files: raise FileNotFoundError(f'no file matches {spec}')
-        return _parquet(files, spec, na_values)
+    if any(ch in spec for ch in '*?[') or path.is_dir() or path.suffix.lower() in ('.parquet', '.pq'): return _parquet(parquet_files(spec), spec, na_values)
     if not path.exists(): raise FileNotFoundError(f'no such file: {spec}')
-    if path.is_dir():
-        files = sorted(path.rglob('*.parquet')) + sorted(path.rglob('*.pq'))
-        if not files: raise ValueError(f'{spec} is a folder without Parquet files')
-        return _parquet(files, spec, na_values)
-    if path.suffix.lower() in ('.parquet', '.pq'): return _parquet([path], spec, na_values)
     return _csv(path, na_values)
 
 # %% ../nbs/01a_streaming.ipynb #d3abe964
@@ -149,6 +159,14 @@ def fit_table(
         enc, source.n_rows, source.numbers = fit_batches(batches(), numbers=source.csv, **encoder_options)
     return enc
 
+def training_rows(
+    n_rows: int,              # rows of the table (None: not known before reading)
+    sample_rows: int,         # training rows kept at most
+    seed: int = 0,            # draws the sample
+) -> np.ndarray:              # sorted row numbers, counted over the whole table; None: every row
+    "The rows of the training sample: every row of a table of at most `sample_rows` rows, else `sample_rows` rows drawn by `seed`."
+    return None if n_rows is None or n_rows <= sample_rows else np.sort(np.random.default_rng(seed).choice(n_rows, sample_rows, replace=False))
+
 @dataclass
 class Scan:
     "A table read for mining: its encoder, every item's rows as bits (exact counts), and a sample of rows as codes (training)."
@@ -170,7 +188,7 @@ def scan(
 ) -> Scan:
     "Encode `source` a batch at a time into bit sets, keeping a training sample of rows as codes."
     n = source.n_rows
-    pick = None if n is None or n <= sample_rows else np.sort(np.random.default_rng(seed).choice(n, sample_rows, replace=False))
+    pick = training_rows(n, sample_rows, seed)
     blocks, sample, start = [], [], 0
     with _progress(source, 'reading (bit sets)', progress) as bar:
         for df in source.batches(rows):
