@@ -306,8 +306,8 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
 
 def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> Model:
-    items = (codes.long() + torch.as_tensor(encoder.starts[:-1]))[codes >= 0]
-    freq = (torch.bincount(items, minlength=encoder.n_items) / len(codes)).to(device)
+    counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])   # a feature at a time: no (n, k) int64 copy
+    freq = (counts / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
     blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
     members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device) for i in range(s['models'])]
