@@ -444,7 +444,8 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
                 ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
     sample = f"a random sample of {out['training_rows']:,} rows" if out['sampled'] else 'every row'
     print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); trained {out['steps']} steps on {sample} "
-          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s; peak memory {out['peak_memory_mb']:,.0f} MB")
+          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s" + (f" ({out['propose_s']:.2f}s proposing, {out['count_s']:.2f}s counting)" if 'count_s' in out else '') +
+          f"; {out['total_s']:.2f}s in all; peak memory {out['peak_memory_mb']:,.0f} MB")
     if out.get('near_constant'): print('near-constant features, left out: ' + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
     show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
     for _, r in show.iterrows():
@@ -453,7 +454,7 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
 def _mine(a) -> dict:
     if a.target and (a.consequents or a.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
     _paper_only(a, ('--tau-a', '--tau-c'))
-    depth = {}
+    depth, t0 = {}, time.perf_counter()
     data = _scanned(a, lambda enc: depth.update(a=_check_items(a, enc)))
     from aerial_nb.rules import fit_rules
     from aerial_nb.variants import top_k
@@ -464,6 +465,7 @@ def _mine(a) -> dict:
         out.update(rules.summary(data.bits))
     frame = rules.to_frame(data.bits)
     _write(a, frame, model)
+    out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())   # the whole command, writing included
     if not a.json: _print_rules(out, frame, a.paper)
     return out
 
