@@ -133,7 +133,10 @@ def open_table(
 # %% ../nbs/01a_streaming.ipynb #d3abe964
 def peak_memory_mb() -> float:
     "The most memory this process has held so far, in MB (its peak resident set)."
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:                                                     # Linux: the peak of this program alone
+        with open('/proc/self/status') as f: return next(int(l.split()[1]) / 2**10 for l in f if l.startswith('VmHWM:'))
+    except (OSError, StopIteration): pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss   # elsewhere; on Linux it would count the parent's memory at the fork
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
 def _progress(source: Source, desc: str, progress: bool):
