@@ -272,17 +272,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--min-support', type=_share, default=0.1, help='verified: every itemset holds in at least this share of rows')
     p.add_argument('--tau-i', type=_fraction, default=None, help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
     p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
-    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust'],
+    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust', 'scale'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
-                        "time against pyaerial and FP-Growth, or the rules users get on ten tables (trust)")
+                        "time against pyaerial and FP-Growth, the rules users get on ten tables (trust), "
+                        "or time, memory and planted rules from 10^5 to 10^7 rows (scale)")
     p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
-    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1) and trust (default 5): runs of each stochastic method')
+    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1), trust (default 5) and scale (default 1): runs of each stochastic method')
     p.add_argument('--folds', type=_whole(2), default=10, help='classification and support-sweep: cross-validation folds')
     p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true', help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
     p.add_argument('--results', default='results', metavar='DIR', help='folder for the results files (JSON and markdown)')
     p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print the summary table as JSON')
+    p.add_argument('--rows', nargs='+', type=_whole(1), default=None, metavar='N', help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
+    p.add_argument('--features', nargs='+', type=_whole(30), default=None, metavar='K', help='scale: features of the tables of --width-rows rows (default 50 100 200)')
+    p.add_argument('--width-rows', type=_whole(1), default=1_000_000, metavar='N', help='scale: rows of the tables of --features features')
+    p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None, metavar='NAME',
+                   help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
+    p.add_argument('--timeout', type=_whole(1), default=600, metavar='S', help='scale: seconds before a run is stopped')
+    p.add_argument('--tables', default=None, metavar='DIR', help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
     p = sub.add_parser('verify', help="a saved model's verdict on one rule", **fmt)
     p.add_argument('model', help='directory written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
@@ -491,6 +499,7 @@ def _itemsets(a) -> dict:
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
 def _bench(a) -> dict:
+    if a.study == 'scale': return _bench_scale(a)
     known = UCI_DATASETS if a.study == 'trust' else PAPER_DATASETS
     unknown = sorted(set(a.datasets or []) - set(known))
     if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {a.study} study runs on {list(known)}')
@@ -544,6 +553,19 @@ def _verify(a) -> dict:
                  f"(support {m.support:.3f}, confidence {m.confidence:.3f}, lift {m.lift:.3f})")
     if not a.json: print(text)
     return out
+
+# %% ../nbs/08_cli.ipynb #157ed785
+def _bench_scale(a) -> dict:
+    "`bench scale`: the scale chapter's study on synthetic tables, every run in a fresh process."
+    if a.datasets: raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
+    from aerial_nb.studies.scale import METHODS, ROWS, WIDTHS, scale_study, scale_table_md, write_scale
+    rows, widths, methods = a.rows or ROWS, a.features or WIDTHS, a.methods or METHODS
+    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} --width-rows {a.width_rows} "
+            f"--methods {' '.join(methods)} --timeout {a.timeout} --seeds {a.seeds or 1}")
+    runs = scale_study(rows, widths, methods, a.tables, a.width_rows, a.timeout, seeds=a.seeds or 1, progress=not a.json)
+    table, paths = scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']), write_scale(runs, a.results, note)
+    if not a.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
+    return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
 
 # %% ../nbs/08_cli.ipynb #4c9ee148
 _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify, 'bench': _bench}
