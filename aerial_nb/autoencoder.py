@@ -17,7 +17,7 @@ from tqdm import tqdm
 from .encoding import Encoder
 
 # %% auto #0
-__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'MAX_STEPS', 'CYCLE', 'feature_softmax', 'AutoEncoder', 'aerial_loss',
+__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'MAX_STEPS', 'CYCLE', 'CYCLE_ITEMS', 'feature_softmax', 'AutoEncoder', 'aerial_loss',
            'default_training', 'cpu_threads', 'Ensemble', 'Model', 'masked_rows', 'train']
 
 # %% ../nbs/02_autoencoder.ipynb #01b4fabe
@@ -245,6 +245,7 @@ class _Adam:
 
 # %% ../nbs/02_autoencoder.ipynb #ad4b6e64
 STEPS, MAX_STEPS, CYCLE = 100, 1000, 25   # default length of `train`; the most with `until`; steps per cycle
+CYCLE_ITEMS = 500                         # a cycle has CYCLE steps for every CYCLE_ITEMS items of one-hot width, begun
 
 class _Centred:
     "The first layer seen from inputs centred on the uniform vector: W (x - u) + c, with c = b + W u."
@@ -306,16 +307,17 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
 
 def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> Model:
-    items = (codes.long() + torch.as_tensor(encoder.starts[:-1]))[codes >= 0]
-    freq = (torch.bincount(items, minlength=encoder.n_items) / len(codes)).to(device)
+    counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])   # a feature at a time: no (n, k) int64 copy
+    freq = (counts / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
     blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
     members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device) for i in range(s['models'])]
     bar = tqdm(total=None if until else s['steps'], desc='training', unit='step', disable=not progress, leave=False)
+    cycle = CYCLE * -(-encoder.n_items // CYCLE_ITEMS)
     history = []
     with bar, cpu_threads(min(s['batch_size'], len(codes)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         while True:
-            steps = min(CYCLE, s['steps'] - len(history))
+            steps = min(cycle, s['steps'] - len(history))
             history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
             nets = [m.net.eval() for m in members]
             model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))

@@ -39,7 +39,7 @@ def item_bits(
 def code_bits(
     codes,                      # (n, k) integer codes: row i holds category codes[i, j] of feature j (-1: none)
     sizes,                      # (k,) categories per feature
-    rows_per_block: int = 1 << 14, # rows packed per step (a multiple of 64); bounds the memory used
+    rows_per_block: int = 1 << 16, # rows packed per step (a multiple of 64); bounds the memory used
 ) -> np.ndarray:                # (Σ sizes, ceil(n/64)) uint64, as `item_bits` of the one-hot matrix
     "Each item's rows as a bit set, from integer codes."
     codes, sizes = np.asarray(codes), np.asarray(sizes, np.int64)
@@ -47,12 +47,12 @@ def code_bits(
     if rows_per_block < 64 or rows_per_block % 64: raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
     n, starts = len(codes), np.concatenate([[0], np.cumsum(sizes)])
     bits = np.zeros((starts[-1], -(-n // 64)), np.uint64)
+    out = bits.view(np.uint8)                                              # (D, 8W): byte i//8 of an item's row holds row i
     for r0 in range(0, n, rows_per_block):
         block = codes[r0:r0 + rows_per_block]
         for j, c in enumerate(sizes):
-            packed = np.packbits(block[:, j, None] == np.arange(c), axis=0, bitorder='little')
-            packed = np.pad(packed, ((0, -len(packed) % 8), (0, 0)))
-            bits[starts[j]:starts[j + 1], r0 // 64:r0 // 64 + len(packed) // 8] = np.ascontiguousarray(packed.T).view(np.uint64)
+            hit = block[:, j] == np.arange(c, dtype=block.dtype)[:, None]    # (c, rows): each category's rows, row-contiguous
+            out[starts[j]:starts[j + 1], r0 // 8:r0 // 8 + -(-len(block) // 8)] = np.packbits(hit, axis=1, bitorder='little')
     return bits
 
 # %% ../nbs/00a_bitsets.ipynb #fe2b2c5f
@@ -78,7 +78,7 @@ class BitTable:
         return tuple(sum(parts) for parts in zip(*out)) if isinstance(out[0], tuple) else sum(out)
 
 # %% ../nbs/00a_bitsets.ipynb #f9fab926
-CHUNK_WORDS = 1 << 23   # words per chunk of itemsets or rules (64 MB): bounds the memory of every count
+CHUNK_WORDS = 1 << 21   # words per chunk of itemsets or rules (16 MB; a count holds a few such arrays at once): bounds the memory of every count
 
 def as_bits(
     data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
@@ -127,7 +127,8 @@ def and_rows(bits: np.ndarray, sets: np.ndarray, full: np.ndarray) -> np.ndarray
     acc = np.broadcast_to(full, (len(sets), len(full))).copy()
     for col in sets.T:
         m = col >= 0
-        acc[m] &= bits[col[m]]
+        if m.all(): acc &= bits[col]                  # no padding in this column: one gathered copy, no masked write
+        else: acc[m] &= bits[col[m]]
     return acc
 
 def chunk_size(bits: np.ndarray, chunk: int = None) -> int:

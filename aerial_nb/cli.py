@@ -273,17 +273,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--min-support', type=_share, default=0.1, help='verified: every itemset holds in at least this share of rows')
     p.add_argument('--tau-i', type=_fraction, default=None, help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
     p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
-    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust'],
+    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust', 'scale'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
-                        "time against pyaerial and FP-Growth, or the rules users get on ten tables (trust)")
+                        "time against pyaerial and FP-Growth, the rules users get on ten tables (trust), "
+                        "or time, memory and planted rules from 10^5 to 10^7 rows (scale)")
     p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
-    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1) and trust (default 5): runs of each stochastic method')
+    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1), trust (default 5) and scale (default 1): runs of each stochastic method')
     p.add_argument('--folds', type=_whole(2), default=10, help='classification and support-sweep: cross-validation folds')
     p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true', help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
     p.add_argument('--results', default='results', metavar='DIR', help='folder for the results files (JSON and markdown)')
     p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print the summary table as JSON')
+    p.add_argument('--rows', nargs='+', type=_whole(1), default=None, metavar='N', help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
+    p.add_argument('--features', nargs='+', type=_whole(30), default=None, metavar='K', help='scale: features of the tables of --width-rows rows (default 50 100 200)')
+    p.add_argument('--width-rows', type=_whole(1), default=1_000_000, metavar='N', help='scale: rows of the tables of --features features')
+    p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None, metavar='NAME',
+                   help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
+    p.add_argument('--timeout', type=_whole(1), default=600, metavar='S', help='scale: seconds before a run is stopped')
+    p.add_argument('--tables', default=None, metavar='DIR', help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
     p = sub.add_parser('verify', help="a saved model's verdict on one rule", **fmt)
     p.add_argument('model', help='directory written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
@@ -456,7 +464,8 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
                 ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
     sample = f"a random sample of {out['training_rows']:,} rows" if out['sampled'] else 'every row'
     print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); trained {out['steps']} steps on {sample} "
-          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s; peak memory {out['peak_memory_mb']:,.0f} MB")
+          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s" + (f" ({out['propose_s']:.2f}s proposing, {out['count_s']:.2f}s counting)" if 'count_s' in out else '') +
+          f"; {out['total_s']:.2f}s in all; peak memory {out['peak_memory_mb']:,.0f} MB")
     if out.get('near_constant'): print('near-constant features, left out: ' + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
     show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
     for _, r in show.iterrows():
@@ -465,7 +474,7 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
 def _mine(a) -> dict:
     if a.target and (a.consequents or a.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
     _paper_only(a, ('--tau-a', '--tau-c'))
-    depth = {}
+    depth, t0 = {}, time.perf_counter()
     data = _scanned(a, lambda enc: depth.update(a=_check_items(a, enc)))
     from aerial_nb.rules import fit_rules
     from aerial_nb.variants import top_k
@@ -476,6 +485,7 @@ def _mine(a) -> dict:
         out.update(rules.summary(data.bits))
     frame = rules.to_frame(data.bits)
     _write(a, frame, model)
+    out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())   # the whole command, writing included
     if not a.json: _print_rules(out, frame, a.paper)
     return out
 
@@ -501,6 +511,7 @@ def _itemsets(a) -> dict:
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
 def _bench(a) -> dict:
+    if a.study == 'scale': return _bench_scale(a)
     known = UCI_DATASETS if a.study == 'trust' else PAPER_DATASETS
     unknown = sorted(set(a.datasets or []) - set(known))
     if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {a.study} study runs on {list(known)}')
@@ -554,6 +565,19 @@ def _verify(a) -> dict:
                  f"(support {m.support:.3f}, confidence {m.confidence:.3f}, lift {m.lift:.3f})")
     if not a.json: print(text)
     return out
+
+# %% ../nbs/08_cli.ipynb #157ed785
+def _bench_scale(a) -> dict:
+    "`bench scale`: the scale chapter's study on synthetic tables, every run in a fresh process."
+    if a.datasets: raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
+    from aerial_nb.studies.scale import METHODS, ROWS, WIDTHS, scale_study, scale_table_md, write_scale
+    rows, widths, methods = a.rows or ROWS, a.features or WIDTHS, a.methods or METHODS
+    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} --width-rows {a.width_rows} "
+            f"--methods {' '.join(methods)} --timeout {a.timeout} --seeds {a.seeds or 1}")
+    runs = scale_study(rows, widths, methods, a.tables, a.width_rows, a.timeout, seeds=a.seeds or 1, progress=not a.json)
+    table, paths = scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']), write_scale(runs, a.results, note)
+    if not a.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
+    return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
 
 # %% ../nbs/08_cli.ipynb #4c9ee148
 _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify, 'bench': _bench}

@@ -113,6 +113,12 @@ def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
 # %% ../nbs/00_encoding.ipynb #1897d7bf
 SAMPLE_ROWS = 1 << 18   # at most this many rows (every s-th) place the edges of numeric bins
 
+def _distinct(v: pd.Series):
+    "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
+    if not isinstance(v.dtype, pd.CategoricalDtype): return pd.unique(v)
+    c = v.cat.codes.to_numpy()
+    return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
+
 class ColumnFit:
     "What fitting one column needs, gathered batch by batch (see the text)."
     def __init__(self,
@@ -151,7 +157,7 @@ class ColumnFit:
             codes, _ = _bin_codes(v, self.edges)
             self.outside |= bool((codes == -1).any()); self.occupied[codes[codes >= 0]] = True
         if not self.many:
-            try: self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(pd.unique(v), dtype=object)], ignore_index=True)), dtype=object)
+            try: self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(_distinct(v), dtype=object)], ignore_index=True)), dtype=object)
             except TypeError as e: raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
                                                     'not a list, dict or array') from None
             if len(self.distinct) > self.keep: self.many, self.distinct = True, self.distinct[:0]
@@ -297,10 +303,14 @@ def _codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarra
     out = np.empty((len(df), len(self.features)), np.int16 if max(self.sizes, default=0) < 2**15 else np.int32)   # small: a batch of a large table
     for j, (f, labels) in enumerate(zip(self.features, self.categories)):
         s = df[cols[f]]
-        raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
         lookup = {l: k for k, l in enumerate(labels)}
-        table = np.array([lookup.get(l, -1) for l in seen] + [lookup.get(MISSING, -1), -1], np.int64)
-        code = table[np.where(raw == -2, len(seen), np.where(raw == -1, len(seen) + 1, raw))]  # missing, outside
+        if f not in self.edges and isinstance(s.dtype, pd.CategoricalDtype):   # a categorical: its categories mapped once, its codes looked up
+            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [lookup.get(MISSING, -1)], out.dtype)
+            code = table[s.cat.codes.to_numpy()]                                # code -1 (missing) picks the last entry
+        else:
+            raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
+            table = np.array([lookup.get(l, -1) for l in seen] + [lookup.get(MISSING, -1), -1], np.int64)
+            code = table[np.where(raw == -2, len(seen), np.where(raw == -1, len(seen) + 1, raw))]  # missing, outside
         if unknown == 'error' and (code < 0).any():
             bad = s[code < 0].iloc[0]
             raise ValueError(f'column {f!r} has value {bad!r}, unseen when the encoder was fitted '

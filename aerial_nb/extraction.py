@@ -203,7 +203,7 @@ def _to_frame(self: Rules,
     return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
         ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
 
-SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s')   # what an extraction reports beside the rules
+SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')   # what an extraction reports beside the rules
 
 def _summary(self: Rules, X) -> dict:
     "Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); what the extraction counted."

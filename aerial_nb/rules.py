@@ -156,12 +156,14 @@ def find_rules(
     dom, near = dominant_items(bits, n, enc, near_constant)
     floor = floor or (min(FLOOR, min_support) if min_support else FLOOR)
     cand = propose(model, bits, n, max_antecedents, floor, antecedents=starts & ~dom, consequents=allowed & ~dom)
+    t1 = time.perf_counter()
     keep, metrics = verified(bits, cand.ante, cand.cons, min_confidence, min_lift, min_support, n_rows=n)
     keep[keep] = ~redundant(bits, cand.ante[keep], cand.cons[keep], margin, z, n_rows=n)
+    t2 = time.perf_counter()
     return Rules(enc, cand.ante[keep], cand.cons[keep], cand.ante_prob[keep], cand.cons_prob[keep],
                  dict(mode='verified', max_antecedents=max_antecedents, min_confidence=min_confidence, min_lift=min_lift,
                       min_support=min_support, margin=margin, z=z, candidates=len(cand), test_vectors=cand.params['test_vectors'],
-                      near_constant=near, extract_s=time.perf_counter() - t0))
+                      near_constant=near, extract_s=t2 - t0, propose_s=t1 - t0, count_s=t2 - t1))
 
 # %% ../nbs/03a_rules.ipynb #bfb86dc6
 STABLE = 0.9   # training stops when two successive cycles find rule sets at least this similar (Jaccard)

@@ -79,10 +79,14 @@ def _frame(df: pd.DataFrame, name: str = 'table', na_values=()) -> Source:
     return Source(name, lambda rows: (df.iloc[i:i + rows] for i in range(0, len(df), rows)), len(df), tuple(na_values or ()))
 
 def _parquet(files: list, name: str, na_values) -> Source:
-    import pyarrow.dataset as pds
-    try: data = pds.dataset([str(f) for f in files], format='parquet')
+    import pyarrow as pa, pyarrow.dataset as pds
+    try:
+        files = [str(f) for f in files]
+        text = [f.name for f in pds.dataset(files, format='parquet').schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+        data = pds.dataset(files, format=pds.ParquetFileFormat(read_options=pds.ParquetReadOptions(dictionary_columns=text),
+                                                               default_fragment_scan_options=pds.ParquetFragmentScanOptions(pre_buffer=False)))
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
-    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1, fragment_readahead=1))   # little read ahead: little memory
+    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1, fragment_readahead=1, use_threads=False))
     return Source(name, read, data.count_rows(), tuple(na_values or ()))
 
 def _sniff_sep(path: Path) -> str:
@@ -139,7 +143,10 @@ def open_table(
 # %% ../nbs/01a_streaming.ipynb #d3abe964
 def peak_memory_mb() -> float:
     "The most memory this process has held so far, in MB (its peak resident set)."
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:                                                     # Linux: the peak of this program alone
+        with open('/proc/self/status') as f: return next(int(l.split()[1]) / 2**10 for l in f if l.startswith('VmHWM:'))
+    except (OSError, StopIteration): pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss   # elsewhere; on Linux it would count the parent's memory at the fork
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
 def _progress(source: Source, desc: str, progress: bool):

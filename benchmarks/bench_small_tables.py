@@ -1,0 +1,78 @@
+"""Small tables after a change: the same rules and the time as a multiple of a baseline revision, in one process.
+
+    AERIAL_NB_DATA=/path/to/uci/mirror python benchmarks/bench_small_tables.py [--base main] [--repeat 5]
+
+The baseline is the package as committed at `--base` (a branch, tag or commit), extracted with
+`git archive` into a temporary folder and imported as `aerial_nb_base` beside this checkout's
+`aerial_nb`, so both run in the same process on the same tables, alternately, and the ratios compare
+like with like (CPU timings on a shared machine are indicative; the best of `--repeat` runs counts).
+
+For each of the paper's five tables (class column dropped) it runs `mine(table, seed=0)` and
+`mine(table, seed=0, paper=True)` with both versions and reports the number of rules, whether the rule
+sets and their exact support, confidence and lift are identical, and new time / baseline time.
+Exit code 1 when any rule set differs.
+"""
+import argparse, importlib, subprocess, sys, tarfile, tempfile, time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).parents[1]
+
+
+def baseline(rev: str, folder: Path) -> str:
+    "Extract `aerial_nb` at git revision `rev` into `folder` as the package `aerial_nb_base`; its name."
+    tar = subprocess.run(['git', 'archive', rev, 'aerial_nb'], cwd=ROOT, capture_output=True, check=True).stdout
+    with tempfile.TemporaryFile() as f:
+        f.write(tar); f.seek(0)
+        with tarfile.open(fileobj=f) as t: t.extractall(folder, filter='data')
+    (folder/'aerial_nb').rename(folder/'aerial_nb_base')
+    sys.path.insert(0, str(folder))
+    return 'aerial_nb_base'
+
+
+def rule_set(df: pd.DataFrame) -> pd.DataFrame:
+    "Rules as sorted text with their exact metrics, in a fixed order."
+    text = [' & '.join(sorted(a)) + ' -> ' + ' & '.join(sorted(c)) for a, c in zip(df.antecedents, df.consequents)]
+    return df[['support', 'confidence', 'lift']].assign(rule=text).sort_values('rule').reset_index(drop=True)
+
+
+def timed(f) -> tuple:
+    "Wall time of one call, and its result."
+    t0 = time.perf_counter(); out = f()
+    return time.perf_counter() - t0, out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--base', default='main', help='git revision to compare against')
+    ap.add_argument('--repeat', type=int, default=5, help='runs of each (the fastest counts)')
+    ap.add_argument('--datasets', nargs='+', default=None, help="UCI tables (default: the paper's five)")
+    a = ap.parse_args()
+    from aerial_nb.encoding import PAPER_DATASETS, load_uci
+    with tempfile.TemporaryDirectory() as tmp:
+        base = importlib.import_module(baseline(a.base, Path(tmp)) + '.rules')
+        new = importlib.import_module('aerial_nb.rules')
+        rows = []
+        for name in a.datasets or PAPER_DATASETS:
+            df = load_uci(name, drop_class=True)
+            for mode, opts in (('default', {}), ('paper', dict(paper=True))):
+                run = lambda m: m.mine(df, seed=0, **opts)
+                run(base); run(new)                                              # warm up both
+                tb, tn = [], []
+                for _ in range(a.repeat):                                        # alternately, so that load on the machine hits both alike
+                    (t, rb), (u, rn) = timed(lambda: run(base)), timed(lambda: run(new))
+                    tb.append(t); tn.append(u)
+                tb, tn = min(tb), min(tn)
+                rb, rn = rule_set(rb), rule_set(rn)
+                rows.append(dict(table=name, mode=mode, rules=len(rn), same_rules=rb.equals(rn), base_s=tb, new_s=tn, ratio=tn / tb))
+                print(f"{name:22s} {mode:8s} {len(rn):6d} rules  same {rows[-1]['same_rules']!s:5s}  {tb:7.3f}s -> {tn:7.3f}s  ratio {tn / tb:.3f}", flush=True)
+    out = pd.DataFrame(rows)
+    print(f"\nnew / {a.base}: geometric mean {np.exp(np.log(out.ratio).mean()):.3f}, "
+          f"default {np.exp(np.log(out.ratio[out['mode'] == 'default']).mean()):.3f}, "
+          f"paper {np.exp(np.log(out.ratio[out['mode'] == 'paper']).mean()):.3f}; same rules everywhere: {out.same_rules.all()}")
+    sys.exit(0 if out.same_rules.all() else 1)
+
+
+if __name__ == '__main__': main()
