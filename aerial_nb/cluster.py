@@ -15,7 +15,7 @@ from distributed import Client, as_completed
 
 from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder
 from .bitsets import BitTable, code_bits
-from .streaming import CHUNK_ROWS, Scan, mark_missing, parquet_files, peak_memory_mb, training_rows
+from .streaming import CHUNK_ROWS, Scan, mark_missing, dictionary_schema, parquet_files, parquet_format, peak_memory_mb, training_rows
 
 # %% auto #0
 __all__ = ['connect', 'Partition', 'partitions', 'read_partition', 'DaskTable', 'open_dask_table', 'merge_fit', 'merge_fits',
@@ -75,8 +75,9 @@ def read_partition(
     "The rows of one partition, a batch at a time, as one machine reads them."
     import pyarrow.dataset as pds
     try:
-        frag = next(pds.dataset([part.path], format='parquet', schema=schema).get_fragments()).subset(row_group_ids=list(part.row_groups))
-        for b in frag.to_batches(schema=schema, batch_size=rows): yield b.to_pandas()
+        data = pds.dataset([part.path], format=parquet_format(schema), schema=dictionary_schema(schema))
+        frag = next(data.get_fragments()).subset(row_group_ids=list(part.row_groups))
+        for b in frag.to_batches(schema=data.schema, batch_size=rows): yield b.to_pandas()
     except (OSError, ValueError) as e: raise ValueError(f'cannot read {part.path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
 
 # %% ../nbs/01c_cluster.ipynb #4bc10c88

@@ -16,8 +16,8 @@ from .encoding import SAMPLE_ROWS, Encoder, fit_batches, load_uci, weather_bever
 from .bitsets import BitTable, code_bits
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files',
+           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table']
 
 # %% ../nbs/01a_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -78,13 +78,27 @@ class Source:
 def _frame(df: pd.DataFrame, name: str = 'table', na_values=()) -> Source:
     return Source(name, lambda rows: (df.iloc[i:i + rows] for i in range(0, len(df), rows)), len(df), tuple(na_values or ()))
 
+def _text(schema) -> list:
+    import pyarrow as pa
+    return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+
+def parquet_format(schema):   # the Arrow schema of the files
+    "How Parquet is read: text columns as dictionaries (pandas categoricals, each distinct text held once per batch), without pre-buffering."
+    import pyarrow.dataset as pds
+    return pds.ParquetFileFormat(read_options=pds.ParquetReadOptions(dictionary_columns=_text(schema)),
+                                 default_fragment_scan_options=pds.ParquetFragmentScanOptions(pre_buffer=False))
+
+def dictionary_schema(schema):   # the Arrow schema of the files
+    "The schema the files are read with: text columns as dictionaries, as `parquet_format` reads them."
+    import pyarrow as pa
+    text = set(_text(schema))
+    return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f for f in schema], metadata=schema.metadata)
+
 def _parquet(files: list, name: str, na_values) -> Source:
-    import pyarrow as pa, pyarrow.dataset as pds
+    import pyarrow.dataset as pds
     try:
         files = [str(f) for f in files]
-        text = [f.name for f in pds.dataset(files, format='parquet').schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-        data = pds.dataset(files, format=pds.ParquetFileFormat(read_options=pds.ParquetReadOptions(dictionary_columns=text),
-                                                               default_fragment_scan_options=pds.ParquetFragmentScanOptions(pre_buffer=False)))
+        data = pds.dataset(files, format=parquet_format(pds.dataset(files, format='parquet').schema))
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
     read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1, fragment_readahead=1, use_threads=False))
     return Source(name, read, data.count_rows(), tuple(na_values or ()))
