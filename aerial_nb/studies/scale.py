@@ -27,7 +27,7 @@ ROWS = (10**5, 10**6, 10**7)   # rows of the tables of 50 features
 WIDTHS = (50, 100, 200)        # features (of 10 values) of the tables of WIDTH_ROWS rows
 WIDTH_ROWS = 10**6
 TIMEOUT = 600                  # seconds before a run is stopped
-MEMORY_MB = 8192               # a baseline whose process holds more is stopped (the machine is shared)
+MEMORY_MB = 0.75 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20   # a baseline that holds more is stopped before the machine swaps
 METHODS = ('aerial_nb', 'pyfim', 'mlxtend', 'pyaerial')   # pyaerial: version 1.1.0
 
 def scale_table(
@@ -342,6 +342,6 @@ def plot_scale(
                 ax.set_xticks(sorted(runs.loc[mask, x].unique()), [f'{v:,}' for v in sorted(runs.loc[mask, x].unique())], minor=False); ax.xaxis.set_minor_locator(plt.NullLocator())
     for ax in axes[0]: ax.axhline(TIMEOUT, color='gray', ls=':', lw=1)
     for ax in axes[1]: ax.axhline(2048, color='gray', ls=':', lw=1)
-    axes[0, 0].legend(title='× stopped (10 min, 8 GB or error)', fontsize=8)
+    axes[0, 0].legend(title='× stopped (time, memory or error)', fontsize=8)
     fig.tight_layout()
     return fig
