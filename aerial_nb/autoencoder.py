@@ -105,11 +105,20 @@ class Ensemble(nn.Module):
             raise ValueError('the networks of an Ensemble must have the same category counts and widths')
         self.nets = nn.ModuleList(nets)
 
-    sizes = property(lambda self: self.nets[0].sizes)
-    feature_of = property(lambda self: self.nets[0].feature_of)
-    n_features = property(lambda self: self.nets[0].n_features)
-    n_items = property(lambda self: self.nets[0].n_items)
-    widths = property(lambda self: self.nets[0].widths)
+    @property
+    def sizes(self) -> torch.Tensor:
+        "(k,) categories per feature, as the members have them."
+        return self.nets[0].sizes
+    @property
+    def feature_of(self) -> torch.Tensor:
+        "(D,) feature of each item."
+        return self.nets[0].feature_of
+    @property
+    def n_features(self) -> int: return self.nets[0].n_features
+    @property
+    def n_items(self) -> int: return self.nets[0].n_items
+    @property
+    def widths(self) -> list: return self.nets[0].widths
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         "(n, D) inputs -> (n, D) mean of the members' per-feature probabilities."

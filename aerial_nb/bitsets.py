@@ -64,7 +64,10 @@ class BitTable:
     ):
         self.blocks, self.n_items = list(blocks), int(n_items)
         if any(b.shape[0] != self.n_items for b, _ in self.blocks): raise ValueError(f'every block must have {self.n_items} items')
-    n_rows = property(lambda self: sum(n for _, n in self.blocks))
+    @property
+    def n_rows(self) -> int:
+        "Rows of the table: the sum over the blocks."
+        return sum(n for _, n in self.blocks)
     def __len__(self): return self.n_items
     def __repr__(self): return f'BitTable({self.n_rows} rows in {len(self.blocks)} blocks, {self.n_items} items)'
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
+from fastcore.basics import patch
 from torch import nn
 
 from .encoding import Encoder, encode, load_uci, PAPER_DATASETS as UCI_DATASETS
@@ -109,7 +110,8 @@ class ARMAE:
         return self
 
 # %% ../nbs/05_evaluation.ipynb #fb68d937
-def _mine(self: ARMAE,
+@patch
+def mine(self: ARMAE,
     rules_per_consequent: int = 2,  # N
     max_antecedents: int = 2,       # M
     likeness: float = 0.5,          # L
@@ -137,8 +139,6 @@ def _mine(self: ARMAE,
             prev[:, k] = torch.where(cur[:, :D], rows, D).sort(1).values[:, :M]; prev_len[:, k] = n_cur
     ante = prev.transpose(0, 1).reshape(-1, M).numpy()
     return np.where(ante == D, -1, ante), np.tile(np.arange(D), N * M)
-
-ARMAE.mine = _mine
 
 # %% ../nbs/05_evaluation.ipynb #a90bbb43
 def mine_armae(

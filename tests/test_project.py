@@ -76,3 +76,26 @@ def test_readme_links_into_nbs():
                                  '[d](https://x.org/e.ipynb), [f](#top)')
     links = re.findall(r'\]\((?![a-zA-Z][\w+.-]*:|#)([^)#\s]+)', (ROOT/'README.md').read_text(encoding='utf-8'))
     assert 'nbs/03_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []
+
+
+def _classes():
+    "(module name, class name, class) of every public class aerial_nb defines."
+    import importlib, inspect, pkgutil
+    sys.path.insert(0, str(ROOT))
+    import aerial_nb
+    for info in pkgutil.walk_packages(aerial_nb.__path__, 'aerial_nb.'):
+        if info.name.endswith('._modidx'): continue
+        mod = importlib.import_module(info.name)
+        for name, cls in vars(mod).items():
+            if inspect.isclass(cls) and cls.__module__ == mod.__name__ and not name.startswith('_'): yield mod.__name__, name, cls
+
+
+def test_methods_are_indexed():
+    "Every public method and property has its entry in nbdev's index: none is attached by assignment (use fastcore's `@patch`)."
+    import inspect
+    from aerial_nb._modidx import d
+    syms = {k for m in d['syms'].values() for k in m}
+    assert {'aerial_nb.encoding.Encoder.fit', 'aerial_nb.encoding.Encoder.transform', 'aerial_nb.extraction.Rules.to_frame'} <= syms
+    methods = [f'{m}.{c}.{name}' for m, c, cls in _classes() for name, v in vars(cls).items()
+               if not name.startswith('_') and (inspect.isfunction(v) or isinstance(v, (classmethod, staticmethod, property)))]
+    assert len(methods) > 20 and [m for m in methods if m not in syms] == []
