@@ -83,10 +83,10 @@ def default_training(
 # %% ../nbs/02_network.ipynb #1af1e717
 @contextmanager
 def cpu_threads(
-    work: int,               # elements per tensor operation (e.g. batch rows x width)
+    work: int = 0,           # elements per tensor operation (e.g. batch rows x width); 0: any work in the block
     limit: int = 1 << 20,    # at or above this, keep PyTorch's thread count
 ):
-    "Run small tensor work on one CPU thread, restoring the thread count afterwards."
+    "Run small tensor work (by default, all of the block) on one CPU thread, restoring the thread count afterwards."
     n = torch.get_num_threads()
     if work >= limit or n == 1:
         yield
