@@ -222,17 +222,15 @@ class TestVectorWidget(_ModelView):
         if len(self.marked) > self.max_antecedents: change['owner'].value = change['old']
         else: self.update()
 
-# %% ../nbs/07_walkthrough.ipynb #7d4c67c8
-@patch
-def update(self: TestVectorWidget):
-    "Read the marked test vector, redraw the chart, list the rules."
-    full = len(self.marked) >= self.max_antecedents
-    for t in self.toggles.values(): t.disabled = full and not t.value
-    self.reading = read_vector(self.model, self.marked, self.tau_a.value, self.tau_c.value)
-    self.ax.clear(); _draw(self.reading, self.ax)
-    names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
-    more = f'\n… and {len(names) - 12} more' if len(names) > 12 else ''
-    self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n' + '\n'.join(names[:12]) + more)
+    def update(self):
+        "Read the marked test vector, redraw the chart, list the rules."
+        full = len(self.marked) >= self.max_antecedents
+        for t in self.toggles.values(): t.disabled = full and not t.value
+        self.reading = read_vector(self.model, self.marked, self.tau_a.value, self.tau_c.value)
+        self.ax.clear(); _draw(self.reading, self.ax)
+        names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
+        more = f'\n… and {len(names) - 12} more' if len(names) > 12 else ''
+        self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n' + '\n'.join(names[:12]) + more)
 
 # %% ../nbs/07_walkthrough.ipynb #8d5fa9c9
 def consequent_table(
