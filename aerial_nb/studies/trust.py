@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import Encoder, encode, load_uci, UCI_DATASETS
-from ..bitsets import item_bits, rule_keys
+from ..bitsets import item_bits, min_count, rule_keys
 from ..quality import coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
 from ..rules import FLOOR, MARGIN, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
 
@@ -79,7 +79,7 @@ def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     starts, allowed = rule_items(enc, target=target)
     tracts = [tuple(row) for row in np.nonzero(X)[1].reshape(n, -1).tolist()]
     t0 = time.perf_counter()
-    found = fim.fpgrowth(tracts, target='r', supp=-int(np.ceil(FLOOR * MIN_CONFIDENCE * n)), conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
+    found = fim.fpgrowth(tracts, target='r', supp=-min_count(FLOOR * MIN_CONFIDENCE, n), conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
     ante = np.full((len(found), 2), -1, np.int64)
     for i, (_, body, _) in enumerate(found): ante[i, :len(body)] = body
     cons = np.array([h for h, _, _ in found], np.int64)
