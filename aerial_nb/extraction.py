@@ -189,11 +189,9 @@ def verify(
     if len(c) != 1: raise ValueError(f'give exactly one consequent item, got {consequent!r}')
     if len(set(enc.feature_of[a])) < len(a): raise ValueError('the antecedent marks two categories of one feature')
     if enc.feature_of[c[0]] in enc.feature_of[a]: raise ValueError("the consequent's feature is in the antecedent")
-    ap, ok, rs, rc, cp = probe(model, a[None, :], tau_a, 1e-9)
-    with torch.inference_mode():
-        v, _ = test_vectors(model, torch.as_tensor(a[None, :], device=model.device))
-        pc = float(model.net(v)[0, c[0]])
-    return dict(antecedent_prob=float(ap[0]), consequent_prob=pc, holds=bool(ok[0] and pc > tau_c))
+    _, _, p, _ = next(outputs(model, a[None, :]))                           # one forward pass
+    ap, pc = float(p[0, a].min()), float(p[0, c[0]])
+    return dict(antecedent_prob=ap, consequent_prob=pc, holds=ap >= tau_a and pc > tau_c)
 
 # %% ../nbs/03_extraction.ipynb #1eaa508c
 @patch
