@@ -427,7 +427,7 @@ def weather_beverage(
     cold → tea 0.6, coffee 0.35, soda 0.05;
     `season` ∈ {summer, winter}: summer with probability 0.9 when warm, 0.1 when cold;
     `mood` ∈ {calm, happy, tired} and `music` ∈ {jazz, pop, rock} are uniform and independent of
-    everything. So `weather=warm → beverage=soda` holds with confidence ≈ 0.9, and no rule has a
+    everything. So `weather=warm -> beverage=soda` holds with confidence ≈ 0.9, and no rule has a
     consequent in `mood` or `music`, or an antecedent made only of them."""
     if n < 1: raise ValueError(f'n must be at least 1, got {n}')
     rng = np.random.default_rng(seed)

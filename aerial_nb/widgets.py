@@ -22,15 +22,15 @@ from .encoding import Encoder
 from .autoencoder import Model, train
 from .extraction import Rules, check_tau, extract_rules, test_vectors
 from .bitsets import item_bits, itemset_counts
-from .quality import rule_metrics
+from .quality import rule_metrics, rule_text
 
 # %% auto #0
 __all__ = ['Reading', 'read_vector', 'plot_probs', 'TestVectorWidget', 'consequent_table', 'plot_consequents', 'RuleExplorer']
 
 # %% ../nbs/07_walkthrough.ipynb #13e02706
 def _rule_name(enc: Encoder, ante, cons: int) -> str:
-    "`a ∧ b → c` from item indices."
-    return ' ∧ '.join(enc.items[i] for i in ante if i >= 0) + ' → ' + enc.items[cons]
+    "The rule as `rule_text` prints it everywhere (`a & b -> c`), from item indices."
+    return rule_text([enc.items[i] for i in ante if i >= 0], [enc.items[cons]])
 
 @dataclass
 class Reading:
@@ -130,7 +130,7 @@ def plot_probs(
 
 # %% ../nbs/07_walkthrough.ipynb #0f8b5719
 def _rule_names(rules: Rules) -> list:
-    "Names `a ∧ b → c` of all rules, highest consequent probability first."
+    "Names `a & b -> c` of all rules, highest consequent probability first."
     order = np.argsort(-rules.cons_prob, kind='stable')
     return [_rule_name(rules.encoder, rules.ante[i], rules.cons[i]) for i in order]
 
@@ -254,9 +254,9 @@ def _draw_consequents(r: Reading, tab: pd.DataFrame, ax):
     ax.plot(tab.confidence, y, 'o', color='k', ms=4, label='exact confidence')
     ax.axvline(r.tau_c, color=_ORANGE, ls=':', label=f'τc = {r.tau_c:.2f}')
     ax.set_yticks(y, tab.consequent, fontsize=7)
-    ante = ' ∧ '.join(r.encoder.items[i] for i in r.marked) or 'nothing marked'
+    names = [r.encoder.items[i] for i in r.marked]
     ax.set(xlim=(0, 1.02), xlabel='probability / confidence')
-    ax.set_title(f'{ante} → ?  (τa check {"✓" if r.passes else "✗"})', fontsize=8)
+    ax.set_title(f'{rule_text(names, ["?"]) if names else "nothing marked -> ?"}  (τa check {"✓" if r.passes else "✗"})', fontsize=8)
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
 
