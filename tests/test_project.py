@@ -99,3 +99,39 @@ def test_methods_are_indexed():
     methods = [f'{m}.{c}.{name}' for m, c, cls in _classes() for name, v in vars(cls).items()
                if not name.startswith('_') and (inspect.isfunction(v) or isinstance(v, (classmethod, staticmethod, property)))]
     assert len(methods) > 20 and [m for m in methods if m not in syms] == []
+
+
+def _imports(path: Path):
+    "(module imported, names imported from it) for every import in a module of aerial_nb, relative ones resolved."
+    import ast
+    package = '.'.join(path.relative_to(ROOT).with_suffix('').parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.Import): yield from ((a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split('.')[:len(package.split('.')) - node.level + 1] if node.level else []
+            yield '.'.join(base + ([node.module] if node.module else [])), [a.name for a in node.names]
+
+
+def _modules(): return sorted(p for p in (ROOT/'aerial_nb').rglob('*.py') if p.name != '_modidx.py')
+
+
+def test_core_stands_alone():
+    "No module of the core imports the studies: only the studies (aerial_nb.studies) and the command line (the top floor) do."
+    core = [p for p in _modules() if 'studies' not in p.parts and p.name != 'cli.py']
+    assert len(core) >= 10
+    bad = {p.name: m for p in core for m, names in _imports(p)
+           if m.startswith('aerial_nb.studies') or (m == 'aerial_nb' and 'studies' in names)}
+    assert bad == {}
+
+
+def test_no_private_name_crosses_a_module():
+    "No module imports an underscore name from another module of aerial_nb: what two modules share is public."
+    bad = [(p.name, m, n) for p in _modules() for m, names in _imports(p) if m.startswith('aerial_nb') for n in names if n.startswith('_')]
+    assert bad == []
+
+
+def test_pyflakes_finds_nothing():
+    "No unused import or name, no undefined name, in the library."
+    pytest.importorskip('pyflakes')
+    r = subprocess.run([sys.executable, '-m', 'pyflakes', 'aerial_nb'], cwd=ROOT, capture_output=True, text=True)
+    assert (r.stdout + r.stderr).strip() == ''
