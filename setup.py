@@ -26,7 +26,7 @@ setuptools.setup(
     packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
     include_package_data=True,
     install_requires=cfg['requirements'].split(),
-    # bench: baselines and comparison packages, imported only by the evaluation and classification chapters;
+    # bench: baselines and comparison packages, imported only where a baseline runs (the studies, aerial_nb.studies, and quality.exhaustive_rules);
     # dask: a Dask cluster's workers read and count (the cluster chapter), imported only when a cluster is asked for
     extras_require={'bench': cfg['bench_requirements'].split(), 'dask': cfg['dask_requirements'].split(),
                     'dev': cfg['dev_requirements'].split() + cfg['bench_requirements'].split() + cfg['dask_requirements'].split()},

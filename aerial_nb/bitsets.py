@@ -11,7 +11,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['CHUNK_WORDS', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows',
            'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count',
-           'pad_sets', 'rule_keys', 'row_ids']
+           'pad_sets', 'index_sets', 'rule_keys', 'row_ids']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -64,7 +64,10 @@ class BitTable:
     ):
         self.blocks, self.n_items = list(blocks), int(n_items)
         if any(b.shape[0] != self.n_items for b, _ in self.blocks): raise ValueError(f'every block must have {self.n_items} items')
-    n_rows = property(lambda self: sum(n for _, n in self.blocks))
+    @property
+    def n_rows(self) -> int:
+        "Rows of the table: the sum over the blocks."
+        return sum(n for _, n in self.blocks)
     def __len__(self): return self.n_items
     def __repr__(self): return f'BitTable({self.n_rows} rows in {len(self.blocks)} blocks, {self.n_items} items)'
 
@@ -207,6 +210,20 @@ def pad_sets(
 ) -> np.ndarray:     # (Σ m_i, width), each row padded with -1
     "Item sets of several sizes as one array, padded with -1."
     return np.concatenate([np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1) for s in sets]) if sets else np.zeros((0, width), np.int64)
+
+# %% ../nbs/00a_bitsets.ipynb #89188b78
+def index_sets(
+    sets,               # item sets, each an iterable of item indices (a frozenset, tuple, list or array)
+    width: int = None,  # columns (default: the largest set's size, at least 1)
+) -> np.ndarray:        # (m, width) int64, each row's items sorted and padded with -1
+    "Item sets given as collections of item indices as one padded array."
+    sets = [sorted(s) for s in sets]
+    size = np.array([len(s) for s in sets], np.int64)
+    width = max(int(size.max(initial=1)), 1) if width is None else width
+    if (size > width).any(): raise ValueError(f'a set of {size.max()} items does not fit width={width}')
+    out = np.full((len(sets), width), -1, np.int64)
+    out[np.arange(width) < size[:, None]] = np.fromiter((i for s in sets for i in s), np.int64, size.sum())
+    return out
 
 # %% ../nbs/00a_bitsets.ipynb #0f6245ae
 def rule_keys(

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, hashlib, json, math, os, shutil, stat, sys, tempfile, time, traceback, warnings
+import argparse, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -250,13 +250,20 @@ class _Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
     def error(self, message): self.exit(2, f'{self.prog}: error: {message} (see {self.prog} --help)\n')
 
+_MINE_HELP = ("Mine association rules. By default every rule returned passes three checks on the data itself. "
+               "Verified: it holds with exact confidence at least --min-confidence, and support at least --min-support when given. "
+               "Informative: its antecedent makes the consequent more likely than it is anyway, exact lift at least --min-lift. "
+               "Concise: every antecedent item earns its place, the rule beating the rule of every shorter antecedent by a margin "
+               "of confidence and a significance test. The model proposes the candidates; exact counts decide. "
+               "--paper runs the paper's Aerial+ instead, with thresholds on the model's outputs (--tau-a, --tau-c).")
+
 def build_parser() -> argparse.ArgumentParser:
     "The `aerial-nb` argument parser."
     ap = _Parser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).', formatter_class=_Help)
     sub = ap.add_subparsers(dest='command', required=True)
     fmt = dict(formatter_class=_Help)
     p = sub.add_parser('info', help='rows, features, categories and missing values of a table', **fmt); _common(p)
-    p = sub.add_parser('mine', help='mine association rules', **fmt); _common(p); _mining(p)
+    p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt); _common(p); _mining(p)
     p.add_argument('--max-antecedents', type=_whole(1), default=None, help='longest antecedent (default: 2, or 1 when the table has two features)')
     p.add_argument('--min-confidence', type=_share, default=0.8, help='verified: every rule holds with at least this exact confidence')
     p.add_argument('--min-lift', type=_positive, default=1.1, help='informative: every rule has at least this exact lift')
@@ -352,32 +359,32 @@ def _drop_checked(f, *args, **kwargs):
         if str(e.args[0]).startswith('unknown column(s): '): raise InputError(f"--drop: unknown column(s) {e.args[0].split(': ', 1)[1]}") from None
         raise
 
-def _info(a) -> dict:
-    source, t0 = open_input(a.data, a.data_dir, a.na_values), time.perf_counter()
-    enc = _drop_checked(fit_table, source, not a.quiet and sys.stderr.isatty(), drop=a.drop)   # a bar only where a person watches
+def _info(args) -> dict:
+    source, t0 = open_input(args.data, args.data_dir, args.na_values), time.perf_counter()
+    enc = _drop_checked(fit_table, source, not args.quiet and sys.stderr.isatty(), drop=args.drop)   # a bar only where a person watches
     read_s = time.perf_counter() - t0
     out = dict(rows=source.n_rows, features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))),
                missing=dict(source.missing), passes=1, read_s=read_s, rows_per_s=source.n_rows / max(read_s, 1e-9), peak_memory_mb=peak_memory_mb())
-    if not a.json:
+    if not args.json:
         print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
               '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
         if out['missing']: print('read as missing (--na-values sets the spellings): ' + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
     return out
 
-def _check_outputs(a):
+def _check_outputs(args):
     "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
-    data = None if a.data == 'demo' or a.data.startswith('uci:') or any(ch in a.data for ch in '*?[') else a.data
-    out = check_out(a.out, '--out', data) if a.out else None
-    folder = check_model_dir(a.save_model) if getattr(a, 'save_model', None) else None
+    data = None if args.data == 'demo' or args.data.startswith('uci:') or any(ch in args.data for ch in '*?[') else args.data
+    out = check_out(args.out, '--out', data) if args.out else None
+    folder = check_model_dir(args.save_model) if getattr(args, 'save_model', None) else None
     if out and folder and folder.resolve() in out.absolute().parents:
-        raise InputError(f'--out {a.out} lies inside the --save-model folder {a.save_model}')
+        raise InputError(f'--out {args.out} lies inside the --save-model folder {args.save_model}')
 
-def _write(a, frame: pd.DataFrame, model: Model = None):
+def _write(args, frame: pd.DataFrame, model: Model = None):
     "Write --out (and --save-model) once every one is ready: a failure while writing replaces nothing."
     staged = []
     try:
-        if a.out: staged.append((_stage_frame(frame, Path(a.out)), Path(a.out)))
-        if model is not None and a.save_model: staged.append((_stage_model(model, Path(a.save_model)), Path(a.save_model)))
+        if args.out: staged.append((_stage_frame(frame, Path(args.out)), Path(args.out)))
+        if model is not None and args.save_model: staged.append((_stage_model(model, Path(args.save_model)), Path(args.save_model)))
         for tmp, path in staged: (_put_dir if tmp.is_dir() else os.replace)(tmp, path)
     finally:
         for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
@@ -400,34 +407,34 @@ def check_device(
     except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None  # torch's errors vary by device kind
     return dev
 
-def _scanned(a, check) -> Scan:
+def _scanned(args, check) -> Scan:
     "The checks that need no data, then the table read in two passes, with `check` (what needs the encoder) between them."
-    if a.seed + a.models > SEEDS: raise InputError(f'--seed {a.seed} with --models {a.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
-    _check_outputs(a)
-    check_device(a.device)
-    if a.dask: return _dask_scanned(a, check)
-    return _drop_checked(scan_table, open_input(a.data, a.data_dir, a.na_values), sample_rows=a.sample_rows, seed=a.seed,
-                         progress=not a.quiet, check=check, drop=a.drop)
+    if args.seed + args.models > SEEDS: raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
+    _check_outputs(args)
+    check_device(args.device)
+    if args.dask: return _dask_scanned(args, check)
+    return _drop_checked(scan_table, open_input(args.data, args.data_dir, args.na_values), sample_rows=args.sample_rows, seed=args.seed,
+                         progress=not args.quiet, check=check, drop=args.drop)
 
-def _dask_scanned(a, check) -> Scan:
+def _dask_scanned(args, check) -> Scan:
     "The table read and counted by the workers of the Dask cluster at --dask (`main` closes it, and a local cluster with it)."
-    if a.data == 'demo' or a.data.startswith('uci:') or (Path(a.data).is_file() and Path(a.data).suffix.lower() not in ('.parquet', '.pq')):
-        raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {a.data}')
+    if args.data == 'demo' or args.data.startswith('uci:') or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq')):
+        raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {args.data}')
     try: from aerial_nb.cluster import connect, scan_cluster
     except ImportError as e: raise InputError(f'--dask needs the dask extra (pip install "aerial_nb[dask]"): {e}') from None
-    try: a.cluster = connect(a.dask)
-    except (ValueError, ConnectionError) as e: raise InputError(f'--dask {a.dask}: {e}') from None
-    return _drop_checked(scan_cluster, a.cluster, a.data, a.na_values, a.sample_rows, a.seed, not a.quiet, check=check, drop=a.drop)
+    try: args.cluster = connect(args.dask)
+    except (ValueError, ConnectionError) as e: raise InputError(f'--dask {args.dask}: {e}') from None
+    return _drop_checked(scan_cluster, args.cluster, args.data, args.na_values, args.sample_rows, args.seed, not args.quiet, check=check, drop=args.drop)
 
-def _train_options(a) -> dict:
+def _train_options(args) -> dict:
     "What `train` gets from the command line, for both modes."
-    return dict(seed=a.seed, device=a.device, progress=not a.quiet, models=a.models,
-                **{k: v for k, v in dict(layers=a.layers, epochs=a.epochs, batch_size=a.batch_size).items() if v is not None})
+    return dict(seed=args.seed, device=args.device, progress=not args.quiet, models=args.models,
+                **{k: v for k, v in dict(layers=args.layers, epochs=args.epochs, batch_size=args.batch_size).items() if v is not None})
 
-def _paper_only(a, options: tuple):
+def _paper_only(args, options: tuple):
     "Refuse --tau-* options without --paper: the default mode checks rules on the data instead."
-    given = [o for o in options if getattr(a, o.lstrip('-').replace('-', '_')) is not None]
-    if given and not a.paper: raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, which only --paper uses; "
+    given = [o for o in options if getattr(args, o.lstrip('-').replace('-', '_')) is not None]
+    if given and not args.paper: raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, which only --paper uses; "
                                               'without it rules are checked on the data (--min-confidence, --min-lift, --min-support)')
 
 # %% ../nbs/08_cli.ipynb #d64f4039
@@ -442,14 +449,14 @@ def _length(given, option: str, most: int, what: str) -> int:
     if given > most: raise InputError(f'{option} must be at most {most} ({what}), got {given}')
     return given
 
-def _check_items(a, enc: Encoder) -> int:
+def _check_items(args, enc: Encoder) -> int:
     "Check what `mine` needs the fitted encoder for; return the antecedent length."
     k = len(enc)
     if k < 2: raise InputError(f'rules need at least two features, one for the antecedent and one for the consequent; the table has {k}')
-    depth = _length(a.max_antecedents, '--max-antecedents', k - 1, f'the table has {k} features and one is left for the consequent')
-    if a.target and set(enc.feature_of) <= set(enc.feature_of[_items(enc, a.target, '--target')]):
+    depth = _length(args.max_antecedents, '--max-antecedents', k - 1, f'the table has {k} features and one is left for the consequent')
+    if args.target and set(enc.feature_of) <= set(enc.feature_of[_items(enc, args.target, '--target')]):
         raise InputError('--target covers every feature: none is left for antecedents')
-    for option, items in (('--antecedents', a.antecedents), ('--consequents', a.consequents)):
+    for option, items in (('--antecedents', args.antecedents), ('--consequents', args.consequents)):
         if items is not None: _items(enc, items, option)
     return depth
 
@@ -471,112 +478,112 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
     for _, r in show.iterrows():
         print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, lift {r.lift:.3f})")
 
-def _mine(a) -> dict:
-    if a.target and (a.consequents or a.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
-    _paper_only(a, ('--tau-a', '--tau-c'))
+def _mine(args) -> dict:
+    if args.target and (args.consequents or args.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
+    _paper_only(args, ('--tau-a', '--tau-c'))
     depth, t0 = {}, time.perf_counter()
-    data = _scanned(a, lambda enc: depth.update(a=_check_items(a, enc)))
+    data = _scanned(args, lambda enc: depth.update(max_antecedents=_check_items(args, enc)))
     from aerial_nb.rules import fit_rules
     from aerial_nb.variants import top_k
-    model, rules, out = fit_rules(data, None, depth['a'], a.min_confidence, a.min_lift, a.min_support, a.target, a.antecedents, a.consequents,
-                                  paper=a.paper, tau_a=a.tau_a or 0.5, tau_c=a.tau_c or 0.8, **_train_options(a))
-    if a.top_k:
-        rules = top_k(rules, a.top_k) if a.paper else top_k(rules, a.top_k, 'confidence', data.bits)
+    model, rules, out = fit_rules(data, None, depth['max_antecedents'], args.min_confidence, args.min_lift, args.min_support, args.target, args.antecedents, args.consequents,
+                                  paper=args.paper, tau_a=args.tau_a or 0.5, tau_c=args.tau_c or 0.8, **_train_options(args))
+    if args.top_k:
+        rules = top_k(rules, args.top_k) if args.paper else top_k(rules, args.top_k, 'confidence', data.bits)
         out.update(rules.summary(data.bits))
     frame = rules.to_frame(data.bits)
-    _write(a, frame, model)
+    _write(args, frame, model)
     out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())   # the whole command, writing included
-    if not a.json: _print_rules(out, frame, a.paper)
+    if not args.json: _print_rules(out, frame, args.paper)
     return out
 
 # %% ../nbs/08_cli.ipynb #27ca868d
-def _itemsets(a) -> dict:
-    _paper_only(a, ('--tau-i',))
+def _itemsets(args) -> dict:
+    _paper_only(args, ('--tau-i',))
     length = {}
-    data = _scanned(a, lambda enc: length.update(a=_length(a.max_length, '--max-length', len(enc), 'the number of features')))
+    data = _scanned(args, lambda enc: length.update(max_length=_length(args.max_length, '--max-length', len(enc), 'the number of features')))
     from aerial_nb.autoencoder import train
+    from aerial_nb.rules import run_summary, scan_facts
     from aerial_nb.variants import frequent_itemsets, verified_itemsets
     t0, enc = time.perf_counter(), data.encoder
-    model = train(data.sample, enc, paper=a.paper, **_train_options(a))
+    model = train(data.sample, enc, paper=args.paper, **_train_options(args))
     train_s, t0 = time.perf_counter() - t0, time.perf_counter()
-    sets = frequent_itemsets(model, length['a'], a.tau_i or 0.5, X=data.bits) if a.paper else verified_itemsets(model, data.bits, length['a'], a.min_support)
-    out = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None,
-               steps=len(model.history), train_s=train_s, extract_s=time.perf_counter() - t0, training_rows=len(data.sample),
-               **{k: data.stats[k] for k in ('passes', 'fit_s', 'scan_s', 'rows_per_s')}, peak_memory_mb=peak_memory_mb())
-    _write(a, sets)
-    if not a.json:
+    sets = frequent_itemsets(model, length['max_length'], args.tau_i or 0.5, X=data.bits) if args.paper else verified_itemsets(model, data.bits, length['max_length'], args.min_support)
+    found = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None)
+    out = run_summary(found, model, scan_facts(data), train_s, time.perf_counter() - t0)
+    _write(args, sets)
+    if not args.json:
         print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
         for _, r in sets.sort_values('support', ascending=False).head(20).iterrows(): print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
     return out
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
-def _bench(a) -> dict:
-    if a.study == 'scale': return _bench_scale(a)
-    known = UCI_DATASETS if a.study == 'trust' else PAPER_DATASETS
-    unknown = sorted(set(a.datasets or []) - set(known))
-    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {a.study} study runs on {list(known)}')
+def _bench(args) -> dict:
+    if args.study == 'scale': return _bench_scale(args)
+    known = UCI_DATASETS if args.study == 'trust' else PAPER_DATASETS
+    unknown = sorted(set(args.datasets or []) - set(known))
+    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {args.study} study runs on {list(known)}')
     try:
-        if a.study == 'trust':
+        if args.study == 'trust':
             from aerial_nb.studies.trust import trust_study, trust_table, write_trust
-            rows = trust_study(a.datasets, seeds=a.seeds or 5, data_dir=a.data_dir, progress=not a.json)
+            rows = trust_study(args.datasets, seeds=args.seeds or 5, data_dir=args.data_dir, progress=not args.json)
             table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise', 'stability', 'seconds']]
-            paths = write_trust(rows, a.results, note=f"aerial-nb bench trust --seeds {a.seeds or 5}" + (f" --datasets {' '.join(a.datasets)}" if a.datasets else ''))
-        elif a.study == 'rule-quality':
-            from aerial_nb.evaluation import rule_quality_study, summary_table, write_results
-            rows = rule_quality_study(a.datasets, seeds=a.seeds or 1, slow=a.slow, data_dir=a.data_dir, progress=not a.json)
-            table, paths = summary_table(rows), write_results(rows, a.results)
-        elif a.study == 'speed':
-            from aerial_nb.evaluation import speed_benchmark, write_speed_results
-            rows = speed_benchmark(a.datasets, repeat=a.repeat, data_dir=a.data_dir, progress=not a.json)
-            table, paths = rows.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb'), write_speed_results(rows, a.results)
-            if not a.json: print("\ntime as a multiple of aerial_nb's:")
-        elif a.study == 'support-sweep':
-            from aerial_nb.classification import support_sweep, write_sweep
-            rows = pd.concat([support_sweep(load_uci(d, data_dir=a.data_dir), folds=a.folds).assign(dataset=d) for d in a.datasets or PAPER_DATASETS],
+            paths = write_trust(rows, args.results, note=args.command_line)
+        elif args.study == 'rule-quality':
+            from aerial_nb.studies.evaluation import rule_quality_study, summary_table, write_rule_quality
+            rows = rule_quality_study(args.datasets, seeds=args.seeds or 1, slow=args.slow, data_dir=args.data_dir, progress=not args.json)
+            table, paths = summary_table(rows), write_rule_quality(rows, args.results, note=args.command_line)
+        elif args.study == 'speed':
+            from aerial_nb.studies.evaluation import speed_benchmark, write_speed
+            rows = speed_benchmark(args.datasets, repeat=args.repeat, data_dir=args.data_dir, progress=not args.json)
+            table, paths = rows.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb'), write_speed(rows, args.results, note=args.command_line)
+            if not args.json: print("\ntime as a multiple of aerial_nb's:")
+        elif args.study == 'support-sweep':
+            from aerial_nb.studies.classification import support_sweep, write_sweep
+            rows = pd.concat([support_sweep(load_uci(d, data_dir=args.data_dir), folds=args.folds).assign(dataset=d) for d in args.datasets or PAPER_DATASETS],
                              ignore_index=True)
             table = rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)[['patterns', 'accuracy', 'time_s']].mean()
-            paths = write_sweep(rows, a.results, note=f'aerial-nb bench support-sweep --folds {a.folds}')
+            paths = write_sweep(rows, args.results, note=args.command_line)
         else:
-            from aerial_nb.classification import classification_study, table4, write_results
-            rows = classification_study(a.datasets, folds=a.folds, slow=a.slow, data_dir=a.data_dir)
-            table, paths = table4(rows), write_results(rows, a.results, note=f'aerial-nb bench classification --folds {a.folds}' + (' --slow' if a.slow else ''))
+            from aerial_nb.studies.classification import classification_study, table4, write_classification
+            rows = classification_study(args.datasets, folds=args.folds, slow=args.slow, data_dir=args.data_dir)
+            table, paths = table4(rows), write_classification(rows, args.results, note=args.command_line)
     except ImportError as e: raise InputError(f'the benchmark needs the bench extra (pip install "aerial_nb[bench]"): {e}') from None
-    if not a.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
+    if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
     flat = table.reset_index(); flat.columns = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else c for c in flat.columns]
     return dict(results=[str(p) for p in paths], table=json.loads(flat.to_json(orient='records')))
 
-def _verify(a) -> dict:
+def _verify(args) -> dict:
     from aerial_nb.extraction import verify
-    model = load_model(a.model)
+    model = load_model(args.model)
     enc = model.encoder
-    ante, cons = _items(enc, a.antecedent, '--antecedent', False), _items(enc, a.consequent, '--consequent', False)
+    ante, cons = _items(enc, args.antecedent, '--antecedent', False), _items(enc, args.consequent, '--consequent', False)
     if len(set(enc.feature_of[ante])) < len(ante): raise InputError('--antecedent names two categories of one feature')
-    if enc.feature_of[cons[0]] in enc.feature_of[ante]: raise InputError(f'--consequent {a.consequent} is of a feature already in --antecedent')
-    out = verify(model, a.antecedent, a.consequent, a.tau_a, a.tau_c)
-    text = f"{rule_text(a.antecedent, [a.consequent])}: the model says it {'holds' if out['holds'] else 'does not hold'} (antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})"
-    if a.data:
+    if enc.feature_of[cons[0]] in enc.feature_of[ante]: raise InputError(f'--consequent {args.consequent} is of a feature already in --antecedent')
+    out = verify(model, args.antecedent, args.consequent, args.tau_a, args.tau_c)
+    text = f"{rule_text(args.antecedent, [args.consequent])}: the model says it {'holds' if out['holds'] else 'does not hold'} (antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})"
+    if args.data:
         from aerial_nb.quality import rule_metrics
-        source = open_input(a.data, a.data_dir, a.na_values)
+        source = open_input(args.data, args.data_dir, args.na_values)
         if source.csv: source.numbers = [c for c in enc.edges]              # the columns the model binned hold numbers
         m = rule_metrics(scan(source, enc, sample_rows=0, unknown='ignore').bits, ante[None, :], cons).iloc[0]
         out.update(support=float(m.support), confidence=float(m.confidence), lift=float(m.lift),
-                   holds_on_data=bool(m.confidence >= a.min_confidence and m.lift >= a.min_lift))
+                   holds_on_data=bool(m.confidence >= args.min_confidence and m.lift >= args.min_lift))
         text += (f"; on the data it {'holds' if out['holds_on_data'] else 'does not hold'} "
                  f"(support {m.support:.3f}, confidence {m.confidence:.3f}, lift {m.lift:.3f})")
-    if not a.json: print(text)
+    if not args.json: print(text)
     return out
 
 # %% ../nbs/08_cli.ipynb #157ed785
-def _bench_scale(a) -> dict:
+def _bench_scale(args) -> dict:
     "`bench scale`: the scale chapter's study on synthetic tables, every run in a fresh process."
-    if a.datasets: raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
+    if args.datasets: raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
     from aerial_nb.studies.scale import METHODS, ROWS, WIDTHS, scale_study, scale_table_md, write_scale
-    rows, widths, methods = a.rows or ROWS, a.features or WIDTHS, a.methods or METHODS
-    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} --width-rows {a.width_rows} "
-            f"--methods {' '.join(methods)} --timeout {a.timeout} --seeds {a.seeds or 1}")
-    runs = scale_study(rows, widths, methods, a.tables, a.width_rows, a.timeout, seeds=a.seeds or 1, progress=not a.json)
-    table, paths = scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']), write_scale(runs, a.results, note)
-    if not a.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
+    rows, widths, methods = args.rows or ROWS, args.features or WIDTHS, args.methods or METHODS
+    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} --width-rows {args.width_rows} "
+            f"--methods {' '.join(methods)} --timeout {args.timeout} --seeds {args.seeds or 1}")
+    runs = scale_study(rows, widths, methods, args.tables, args.width_rows, args.timeout, seeds=args.seeds or 1, progress=not args.json)
+    table, paths = scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']), write_scale(runs, args.results, note)
+    if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
     return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
 
 # %% ../nbs/08_cli.ipynb #4c9ee148
@@ -590,30 +597,31 @@ def _jsonable(o):
 def main(argv: list = None) -> int:
     "Entry point of `aerial-nb`; returns the exit code (0 ok, 2 input error, 1 unexpected failure, 130 interrupted)."
     ap = build_parser()
-    try: a = ap.parse_args(argv)
+    try: args = ap.parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
+    args.command_line = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv)   # what the results files record
     try:
-        out = _COMMANDS[a.command](a)
-        if getattr(a, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
+        out = _COMMANDS[args.command](args)
+        if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
         sys.stdout.flush()
         return 0
     except KeyboardInterrupt:                             # Ctrl-C: temporary files are gone, nothing was replaced
         start = '\r\033[K' if sys.stderr.isatty() else '\r'   # over a progress bar the interrupt left on the line
-        print(f'{start}aerial-nb {a.command}: interrupted', file=sys.stderr)
+        print(f'{start}aerial-nb {args.command}: interrupted', file=sys.stderr)
         return 130
     except BrokenPipeError:                               # the reader stopped early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (InputError, ValueError, KeyError, TypeError, ConnectionError, FileNotFoundError) as e:
         msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-        print(f'aerial-nb {a.command}: error: {msg.splitlines()[0] if msg else type(e).__name__}', file=sys.stderr)
+        print(f'aerial-nb {args.command}: error: {msg.splitlines()[0] if msg else type(e).__name__}', file=sys.stderr)
         return 2
     except Exception as e:
         traceback.print_exc()
-        print(f'aerial-nb {a.command}: unexpected failure: {e}', file=sys.stderr)
+        print(f'aerial-nb {args.command}: unexpected failure: {e}', file=sys.stderr)
         return 1
     finally:
-        if getattr(a, 'cluster', None) is not None: a.cluster.close()    # the Dask client --dask opened, and a local cluster with it
+        if getattr(args, 'cluster', None) is not None: args.cluster.close()    # the Dask client --dask opened, and a local cluster with it
 
 def cli():
     "Console-script wrapper around `main`."

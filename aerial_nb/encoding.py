@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['MISSING', 'SAMPLE_ROWS', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'ColumnFit', 'column_fits',
@@ -275,8 +276,8 @@ def fit_batches(
     enc = fitted_encoder(fits, bins, binning, max_distinct, max_categories, drop_constant, numbers)
     return enc, start, [c.name for c in fits.values() if numbers and c.text and c.numbers and c.present and not c.typed]
 
-@classmethod
-def _fit(cls,
+@patch(cls_method=True)
+def fit(cls: Encoder,
     df: pd.DataFrame,             # the table; every column becomes a feature
     drop: list = None,            # columns to leave out
     bins: int = 10,               # bins per discretized numeric column
@@ -290,10 +291,9 @@ def _fit(cls,
     _check_table(df)
     return fit_batches([df], drop, bins, binning, edges, max_distinct, max_categories, drop_constant, sample_rows=max(len(df), 1), keep=len(df) + 1)[0]
 
-Encoder.fit = _fit
-
 # %% ../nbs/00_encoding.ipynb #078eba9a
-def _codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
+@patch
+def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
     "(n, k) category index of every cell (int16 for up to 32,767 categories), -1 where the value is unknown and `unknown='ignore'`."
     if unknown not in ('error', 'ignore'): raise ValueError(f"unknown must be 'error' or 'ignore', got {unknown!r}")
     _check_table(df)
@@ -318,18 +318,17 @@ def _codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarra
         out[:, j] = code
     return out
 
-def _transform(self: Encoder,
+@patch
+def transform(self: Encoder,
     df: pd.DataFrame,      # a table with (at least) the encoded columns
     unknown: str = 'error' # 'error' on unseen values, or 'ignore' them (all-zero feature slice)
 ) -> np.ndarray:           # (n, D) float32 one-hot matrix
     "One-hot encode `df` with the fitted categories."
-    codes = _codes(self, df, unknown)
+    codes = self.codes(df, unknown)
     X = np.zeros((len(df), self.n_items), np.float32)
     rows, cols = np.nonzero(codes >= 0)
     X[rows, self.starts[cols] + codes[rows, cols]] = 1
     return X
-
-Encoder.codes, Encoder.transform = _codes, _transform
 
 # %% ../nbs/00_encoding.ipynb #689cf7e8
 def encode(df: pd.DataFrame, **kwargs) -> tuple[Encoder, np.ndarray]:
@@ -338,7 +337,8 @@ def encode(df: pd.DataFrame, **kwargs) -> tuple[Encoder, np.ndarray]:
     return enc, enc.transform(df)
 
 # %% ../nbs/00_encoding.ipynb #60f86627
-def _item_index(self: Encoder,
+@patch
+def item_index(self: Encoder,
     items,                 # one name or an iterable of names `feature=value`, `(feature, value)` pairs, or (with `features`) feature names
     features: bool = False # also accept bare feature names, meaning all their categories
 ) -> np.ndarray:           # sorted unique item indices
@@ -355,15 +355,15 @@ def _item_index(self: Encoder,
     if bad: raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}' + (' (or a feature name)' if features else ''))
     return np.unique(np.array(out, np.int64))
 
-Encoder.item_index = _item_index
-
 # %% ../nbs/00_encoding.ipynb #79e15e7d
-def _to_dict(self: Encoder) -> dict:
+@patch
+def to_dict(self: Encoder) -> dict:
+    "The encoder as plain JSON-ready data: features, categories and bin edges."
     return {'features': self.features, 'categories': self.categories,
             'edges': {f: [float(x) for x in e] for f, e in self.edges.items()}}
 
-@classmethod
-def _from_dict(cls, d: dict) -> Encoder:
+@patch(cls_method=True)
+def from_dict(cls: Encoder, d: dict) -> Encoder:
     "Rebuild an encoder from `to_dict`'s output, checking its shape."
     try:
         feats, cats, edges = list(d['features']), [list(map(str, c)) for c in d['categories']], dict(d.get('edges', {}))
@@ -371,8 +371,6 @@ def _from_dict(cls, d: dict) -> Encoder:
     if len(feats) != len(cats) or any(not c for c in cats) or not set(edges) <= set(feats):
         raise ValueError('not an encoder description: features, categories and edges do not match')
     return cls(feats, cats, {f: np.asarray(e, float) for f, e in edges.items()})
-
-Encoder.to_dict, Encoder.from_dict = _to_dict, _from_dict
 
 # %% ../nbs/00_encoding.ipynb #39ed5e84
 _SPAM_WORDS = ('make address all 3d our over remove internet order mail receive will people report addresses free '
@@ -465,7 +463,7 @@ def weather_beverage(
     cold → tea 0.6, coffee 0.35, soda 0.05;
     `season` ∈ {summer, winter}: summer with probability 0.9 when warm, 0.1 when cold;
     `mood` ∈ {calm, happy, tired} and `music` ∈ {jazz, pop, rock} are uniform and independent of
-    everything. So `weather=warm → beverage=soda` holds with confidence ≈ 0.9, and no rule has a
+    everything. So `weather=warm -> beverage=soda` holds with confidence ≈ 0.9, and no rule has a
     consequent in `mood` or `music`, or an antecedent made only of them."""
     if n < 1: raise ValueError(f'n must be at least 1, got {n}')
     rng = np.random.default_rng(seed)

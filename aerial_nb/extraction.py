@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import torch
+from fastcore.basics import patch
 
 from .encoding import Encoder
 from .autoencoder import Model, cpu_threads
@@ -185,17 +186,17 @@ def verify(
     enc = model.encoder
     a = enc.item_index(antecedent)
     c = enc.item_index(consequent)
+    if not len(a): raise ValueError(f'give at least one antecedent item, got {antecedent!r}')
     if len(c) != 1: raise ValueError(f'give exactly one consequent item, got {consequent!r}')
     if len(set(enc.feature_of[a])) < len(a): raise ValueError('the antecedent marks two categories of one feature')
     if enc.feature_of[c[0]] in enc.feature_of[a]: raise ValueError("the consequent's feature is in the antecedent")
-    ap, ok, rs, rc, cp = probe(model, a[None, :], tau_a, 1e-9)
-    with torch.inference_mode():
-        v, _ = test_vectors(model, torch.as_tensor(a[None, :], device=model.device))
-        pc = float(model.net(v)[0, c[0]])
-    return dict(antecedent_prob=float(ap[0]), consequent_prob=pc, holds=bool(ok[0] and pc > tau_c))
+    _, _, p, _ = next(outputs(model, a[None, :]))                           # one forward pass
+    ap, pc = float(p[0, a].min()), float(p[0, c[0]])
+    return dict(antecedent_prob=ap, consequent_prob=pc, holds=ap >= tau_a and pc > tau_c)
 
 # %% ../nbs/03_extraction.ipynb #1eaa508c
-def _to_frame(self: Rules,
+@patch
+def to_frame(self: Rules,
     X=None,   # the one-hot data (or its `BitTable`), for exact metrics (None: names and model probabilities only)
 ) -> pd.DataFrame:
     "The rules as a DataFrame in mlxtend's layout, plus the model's probabilities."
@@ -205,9 +206,10 @@ def _to_frame(self: Rules,
 
 SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')   # what an extraction reports beside the rules
 
-def _summary(self: Rules, X) -> dict:
+@patch
+def summary(self: Rules,
+    X,        # the one-hot data, its bit sets or `BitTable`, to count on
+) -> dict:
     "Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); what the extraction counted."
     return dict(rows=as_bits(X)[1], categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
                 **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})
-
-Rules.to_frame, Rules.summary = _to_frame, _summary

@@ -203,12 +203,13 @@ def compare_with_exhaustive(
     min_support: float,       # support threshold of the exhaustive truth
     min_confidence: float,    # confidence threshold of both precision and the truth
     max_antecedents: int = 2, # antecedent length of the truth
+    truth: tuple = None,      # (ante, cons) of the truth when it is already mined at these thresholds
 ) -> dict:                    # rules, exhaustive, overlap, precision, recall (nan when undefined)
     "Precision and recall of mined rules against exhaustive FP-Growth rules at the same thresholds."
     X = onehot(data, enc)
     ante, cons = check_rules(ante, cons, enc.n_items)
     nA, _, nAC, _ = _rule_counts(item_bits(X), ante, cons, len(X))
-    ea, ec = exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents)
+    ea, ec = exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents) if truth is None else check_rules(*truth, enc.n_items)
     width = max(ante.shape[1], ea.shape[1])
     _, ids = np.unique(np.vstack([rule_keys(ante, cons, width), rule_keys(ea, ec, width)]), axis=0, return_inverse=True)
     overlap = int(np.isin(ids[len(cons):], ids[:len(cons)]).sum())

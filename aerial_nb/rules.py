@@ -18,7 +18,8 @@ from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
 
 # %% auto #0
 __all__ = ['NEAR_CONSTANT', 'FLOOR', 'TAU', 'SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'STABLE', 'dominant_items', 'unmarked',
-           'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'fit_rules', 'mine']
+           'levels', 'propose', 'rule_items', 'check_thresholds', 'find_rules', 'scan_facts', 'run_summary',
+           'fit_rules', 'mine']
 
 # %% ../nbs/03a_rules.ipynb #c6f8ad0f
 NEAR_CONSTANT = 0.95   # a value that holds in this share of rows makes its feature near-constant
@@ -175,12 +176,29 @@ def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     return float((counts == 2).sum() / len(counts))
 
 # %% ../nbs/03a_rules.ipynb #fed6d711
+def scan_facts(
+    scan: Scan,   # a table read by `scan_table`
+) -> dict:        # rows, training_rows, sampled, and the reading's passes, seconds, rows per second, missing cells
+    "What reading a table found, as a run's summary reports it."
+    return dict(scan.stats, sampled=len(scan.sample) < scan.n_rows)
+
+def run_summary(
+    found: dict,      # what the run found: counts and averages of its rules or itemsets
+    model: Model,     # the model trained for it
+    facts: dict,      # the table's facts: rows, training_rows, sampled (and `scan_facts`' reading statistics)
+    train_s: float,   # seconds of training
+    extract_s: float, # seconds of extraction
+) -> dict:            # found, then training rows and steps, times, the table's facts, peak memory
+    "One summary of a mining run (`fit_rules`, `aerial-nb mine` and `itemsets`): what it found, then how."
+    out = dict(found, training_rows=facts['training_rows'], sampled=facts['sampled'], steps=len(model.history), train_s=train_s, extract_s=extract_s)
+    return {**out, **{k: v for k, v in facts.items() if k not in out}, 'peak_memory_mb': peak_memory_mb()}
+
 def _data(data, enc: Encoder) -> tuple:
     "(encoder, training rows, bit sets of all rows, bit sets of the training rows, facts) of a `Scan` or of a one-hot matrix."
     if isinstance(data, Scan):
-        whole = len(data.sample) == data.n_rows
-        return (data.encoder, data.sample, data.bits, data.bits if whole else BitTable([(code_bits(data.sample, data.encoder.sizes), len(data.sample))], data.encoder.n_items),
-                dict(data.stats, sampled=not whole))
+        facts = scan_facts(data)
+        return (data.encoder, data.sample, data.bits, BitTable([(code_bits(data.sample, data.encoder.sizes), len(data.sample))], data.encoder.n_items) if facts['sampled'] else data.bits,
+                facts)
     if not isinstance(enc, Encoder): raise TypeError('give a Scan (from `scan_table`), or a one-hot matrix with the Encoder that made it')
     bits, n = as_bits(data)
     bits = BitTable([(bits, n)], enc.n_items)
@@ -239,9 +257,7 @@ def fit_rules(
                       **{'observe': max_antecedents, **train_options})
         train_s = time.perf_counter() - t0
         rules = state['rules'] if not fixed and sample_bits is bits else find(model, bits)
-    summary = dict(rules.summary(bits), training_rows=facts['training_rows'], sampled=facts['sampled'], steps=len(model.history),
-                   train_s=train_s, extract_s=rules.params['extract_s'])
-    return model, rules, {**summary, **{k: v for k, v in facts.items() if k not in summary}, 'peak_memory_mb': peak_memory_mb()}
+    return model, rules, run_summary(rules.summary(bits), model, facts, train_s, rules.params['extract_s'])
 
 def mine(
     data,                         # a DataFrame; a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; `demo`

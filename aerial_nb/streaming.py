@@ -195,7 +195,10 @@ class Scan:
     bits: BitTable      # the item bit sets, a block per batch
     sample: np.ndarray  # (m, k) codes of the training sample (`Encoder.codes`: int16 for up to 32,767 categories)
     stats: dict         # rows, passes, seconds, rows per second, peak memory
-    n_rows = property(lambda self: self.bits.n_rows)
+    @property
+    def n_rows(self) -> int:
+        "Rows of the table (every row, not only the sample)."
+        return self.bits.n_rows
     def __repr__(self): return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
 
 def scan(

@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import torch
+from fastcore.basics import patch
 from IPython import get_ipython
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
@@ -21,15 +22,15 @@ from .encoding import Encoder
 from .autoencoder import Model, train
 from .extraction import Rules, check_tau, extract_rules, test_vectors
 from .bitsets import item_bits, itemset_counts
-from .quality import rule_metrics
+from .quality import rule_metrics, rule_text
 
 # %% auto #0
 __all__ = ['Reading', 'read_vector', 'plot_probs', 'TestVectorWidget', 'consequent_table', 'plot_consequents', 'RuleExplorer']
 
 # %% ../nbs/07_walkthrough.ipynb #13e02706
 def _rule_name(enc: Encoder, ante, cons: int) -> str:
-    "`a ∧ b → c` from item indices."
-    return ' ∧ '.join(enc.items[i] for i in ante if i >= 0) + ' → ' + enc.items[cons]
+    "The rule as `rule_text` prints it everywhere (`a & b -> c`), from item indices."
+    return rule_text([enc.items[i] for i in ante if i >= 0], [enc.items[cons]])
 
 @dataclass
 class Reading:
@@ -56,7 +57,9 @@ class Reading:
     def rules(self) -> list: return [_rule_name(self.encoder, self.marked, c) for c in self.consequents]
 
 # %% ../nbs/07_walkthrough.ipynb #eb27dd08
-def _explain(self: Reading) -> str:
+@patch
+def __str__(self: Reading) -> str:
+    "The reading in words: what is marked, the τa and τc checks, and the rules they give."
     enc, p, ta, tc = self.encoder, self.probs, self.tau_a, self.tau_c
     if not len(self.marked): return 'nothing marked: the uniform test vector; mark a category to test it as an antecedent'
     ps = ', '.join(f'p({enc.items[i]}) = {p[i]:.2f}' for i in self.marked)
@@ -70,8 +73,6 @@ def _explain(self: Reading) -> str:
         best = free[p[free].argmax()]
         lines.append(f'τc check: nothing exceeds τc = {tc:.2f} (highest: p({enc.items[best]}) = {p[best]:.2f}) ✗')
     return '\n'.join(lines + ['⇒ ' + ('; '.join(self.rules) if self.rules else 'no rule')])
-
-Reading.__str__ = _explain
 
 # %% ../nbs/07_walkthrough.ipynb #da616b9e
 def read_vector(
@@ -129,7 +130,7 @@ def plot_probs(
 
 # %% ../nbs/07_walkthrough.ipynb #0f8b5719
 def _rule_names(rules: Rules) -> list:
-    "Names `a ∧ b → c` of all rules, highest consequent probability first."
+    "Names `a & b -> c` of all rules, highest consequent probability first."
     order = np.argsort(-rules.cons_prob, kind='stable')
     return [_rule_name(rules.encoder, rules.ante[i], rules.cons[i]) for i in order]
 
@@ -159,6 +160,7 @@ _PX_PER_INCH = 100   # the size of the chapter's static figures on the page
 
 def _png_size(png: bytes) -> tuple: return struct.unpack('>II', png[16:24])   # (width, height) from the PNG header
 
+@patch
 def _show(self: _ModelView, text: str, chart: bool = True):
     "Show `text` in the panel and the chart, drawn with twice the pixels it is shown with (or no chart)."
     if chart:
@@ -169,7 +171,8 @@ def _show(self: _ModelView, text: str, chart: bool = True):
     self.image.layout.display = None if chart else 'none'
     self.text, self.panel.value = text, f'<pre style="line-height:1.35">{html.escape(text)}</pre>'
 
-def _retrain(self: _ModelView):
+@patch
+def retrain(self: _ModelView):
     "Train again on `X` with the widget's seed and noise, then update; the button shows it is busy meanwhile."
     b = self.retrain_button
     b.disabled, b.description, b.icon = True, 'training…', 'spinner spin'
@@ -179,18 +182,18 @@ def _retrain(self: _ModelView):
         self.update()
     finally: b.disabled, b.description, b.icon = False, 'retrain', 'refresh'
 
+@patch
 def _bundle(self: _ModelView, live: bool, **kwargs) -> dict:
     "The widget with its text as the plain-text fallback if `live`, else the text alone."
     text = {'text/plain': self.text}
     return {**super(_ModelView, self)._repr_mimebundle_(**kwargs), **text} if live else text
 
+@patch
 def _repr_mimebundle_(self: _ModelView, **kwargs): return self._bundle(_live(), **kwargs)
 
+@patch
 def _retrain_box(self: _ModelView) -> list:
     return [widgets.HBox([self.seed, self.noise, self.retrain_button])] if self.X is not None else []
-
-_ModelView._show, _ModelView.retrain, _ModelView._retrain_box = _show, _retrain, _retrain_box
-_ModelView._bundle, _ModelView._repr_mimebundle_ = _bundle, _repr_mimebundle_
 
 # %% ../nbs/07_walkthrough.ipynb #527fa5c3
 class TestVectorWidget(_ModelView):
@@ -219,18 +222,15 @@ class TestVectorWidget(_ModelView):
         if len(self.marked) > self.max_antecedents: change['owner'].value = change['old']
         else: self.update()
 
-# %% ../nbs/07_walkthrough.ipynb #7d4c67c8
-def _update_tv(self: TestVectorWidget):
-    "Read the marked test vector, redraw the chart, list the rules."
-    full = len(self.marked) >= self.max_antecedents
-    for t in self.toggles.values(): t.disabled = full and not t.value
-    self.reading = read_vector(self.model, self.marked, self.tau_a.value, self.tau_c.value)
-    self.ax.clear(); _draw(self.reading, self.ax)
-    names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
-    more = f'\n… and {len(names) - 12} more' if len(names) > 12 else ''
-    self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n' + '\n'.join(names[:12]) + more)
-
-TestVectorWidget.update = _update_tv
+    def update(self):
+        "Read the marked test vector, redraw the chart, list the rules."
+        full = len(self.marked) >= self.max_antecedents
+        for t in self.toggles.values(): t.disabled = full and not t.value
+        self.reading = read_vector(self.model, self.marked, self.tau_a.value, self.tau_c.value)
+        self.ax.clear(); _draw(self.reading, self.ax)
+        names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
+        more = f'\n… and {len(names) - 12} more' if len(names) > 12 else ''
+        self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n' + '\n'.join(names[:12]) + more)
 
 # %% ../nbs/07_walkthrough.ipynb #8d5fa9c9
 def consequent_table(
@@ -254,9 +254,9 @@ def _draw_consequents(r: Reading, tab: pd.DataFrame, ax):
     ax.plot(tab.confidence, y, 'o', color='k', ms=4, label='exact confidence')
     ax.axvline(r.tau_c, color=_ORANGE, ls=':', label=f'τc = {r.tau_c:.2f}')
     ax.set_yticks(y, tab.consequent, fontsize=7)
-    ante = ' ∧ '.join(r.encoder.items[i] for i in r.marked) or 'nothing marked'
+    names = [r.encoder.items[i] for i in r.marked]
     ax.set(xlim=(0, 1.02), xlabel='probability / confidence')
-    ax.set_title(f'{ante} → ?  (τa check {"✓" if r.passes else "✗"})', fontsize=8)
+    ax.set_title(f'{rule_text(names, ["?"]) if names else "nothing marked -> ?"}  (τa check {"✓" if r.passes else "✗"})', fontsize=8)
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
 
@@ -297,7 +297,8 @@ class RuleExplorer(_ModelView):
     def antecedent(self) -> list: return list(dict.fromkeys(p.value for p in self.pickers if p.value))
 
 # %% ../nbs/07_walkthrough.ipynb #49a5941b
-def _update_re(self: RuleExplorer):
+@patch
+def update(self: RuleExplorer):
     "Read the picked antecedent, compare with the data, redraw; a feature picked twice gets a message, no chart."
     enc, n = self.model.encoder, len(self.X)
     a = enc.item_index(self.antecedent) if self.antecedent else np.zeros(0, np.int64)
@@ -312,5 +313,3 @@ def _update_re(self: RuleExplorer):
     self.table.value = self.result.to_html(index=False, float_format='{:.3f}'.format)
     k = int(itemset_counts(self.bits, a[None], n)[0])
     self._show(f'{self.reading}\ndata: the antecedent is in {k} of {n} rows (support {k / n:.3f})')
-
-RuleExplorer.update = _update_re

@@ -16,14 +16,16 @@ distinct features.
   mined rules, with all its metrics. Its module is loaded from its file so that importing the
   `aerial` package (which imports torch) is avoided.
 """
-import argparse, importlib.metadata, importlib.util, itertools, sys, time, warnings
+import argparse, importlib.metadata, importlib.util, itertools, sys, warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from aerial_nb.bitsets import itemset_counts
 from aerial_nb.encoding import encode, load_uci
-from aerial_nb.quality import METRICS, itemset_counts, rule_metrics
+from aerial_nb.quality import METRICS, rule_metrics
+from aerial_nb.studies.harness import best_of
 
 
 def random_rules(enc, n_rules: int, seed: int = 1):
@@ -32,14 +34,6 @@ def random_rules(enc, n_rules: int, seed: int = 1):
     feats = np.argsort(r.random((n_rules, len(enc))), axis=1)[:, :3]
     items = enc.starts[feats] + (r.random(feats.shape) * enc.sizes[feats]).astype(np.int64)
     return items[:, :2], items[:, 2]
-
-
-def best_of(f, repeat: int = 3):
-    "Smallest wall time of `repeat` calls, and the last result."
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter(); out = f(); times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def mlxtend_input(X, ante, cons) -> pd.DataFrame:

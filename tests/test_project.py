@@ -76,3 +76,62 @@ def test_readme_links_into_nbs():
                                  '[d](https://x.org/e.ipynb), [f](#top)')
     links = re.findall(r'\]\((?![a-zA-Z][\w+.-]*:|#)([^)#\s]+)', (ROOT/'README.md').read_text(encoding='utf-8'))
     assert 'nbs/03_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []
+
+
+def _classes():
+    "(module name, class name, class) of every public class aerial_nb defines."
+    import importlib, inspect, pkgutil
+    sys.path.insert(0, str(ROOT))
+    import aerial_nb
+    for info in pkgutil.walk_packages(aerial_nb.__path__, 'aerial_nb.'):
+        if info.name.endswith('._modidx'): continue
+        mod = importlib.import_module(info.name)
+        for name, cls in vars(mod).items():
+            if inspect.isclass(cls) and cls.__module__ == mod.__name__ and not name.startswith('_'): yield mod.__name__, name, cls
+
+
+def test_methods_are_indexed():
+    "Every public method and property has its entry in nbdev's index: none is attached by assignment (use fastcore's `@patch`)."
+    import inspect
+    from aerial_nb._modidx import d
+    syms = {k for m in d['syms'].values() for k in m}
+    assert {'aerial_nb.encoding.Encoder.fit', 'aerial_nb.encoding.Encoder.transform', 'aerial_nb.extraction.Rules.to_frame'} <= syms
+    methods = [f'{m}.{c}.{name}' for m, c, cls in _classes() for name, v in vars(cls).items()
+               if not name.startswith('_') and (inspect.isfunction(v) or isinstance(v, (classmethod, staticmethod, property)))]
+    assert len(methods) > 20 and [m for m in methods if m not in syms] == []
+
+
+def _imports(path: Path):
+    "(module imported, names imported from it) for every import in a module of aerial_nb, relative ones resolved."
+    import ast
+    package = '.'.join(path.relative_to(ROOT).with_suffix('').parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.Import): yield from ((a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split('.')[:len(package.split('.')) - node.level + 1] if node.level else []
+            yield '.'.join(base + ([node.module] if node.module else [])), [a.name for a in node.names]
+
+
+def _modules(): return sorted(p for p in (ROOT/'aerial_nb').rglob('*.py') if p.name != '_modidx.py')
+
+
+def test_core_stands_alone():
+    "No module of the core imports the studies: only the studies (aerial_nb.studies) and the command line (the top floor) do."
+    core = [p for p in _modules() if 'studies' not in p.parts and p.name != 'cli.py']
+    assert len(core) >= 10
+    bad = {p.name: m for p in core for m, names in _imports(p)
+           if m.startswith('aerial_nb.studies') or (m == 'aerial_nb' and 'studies' in names)}
+    assert bad == {}
+
+
+def test_no_private_name_crosses_a_module():
+    "No module imports an underscore name from another module of aerial_nb: what two modules share is public."
+    bad = [(p.name, m, n) for p in _modules() for m, names in _imports(p) if m.startswith('aerial_nb') for n in names if n.startswith('_')]
+    assert bad == []
+
+
+def test_pyflakes_finds_nothing():
+    "No unused import or name, no undefined name, in the library."
+    pytest.importorskip('pyflakes')
+    r = subprocess.run([sys.executable, '-m', 'pyflakes', 'aerial_nb'], cwd=ROOT, capture_output=True, text=True)
+    assert (r.stdout + r.stderr).strip() == ''

@@ -5,20 +5,20 @@
 # %% ../../nbs/05a_trust.ipynb #50c2a1ba
 from __future__ import annotations
 import hashlib, json, time
-from datetime import datetime, timezone
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
-from ..bitsets import item_bits, rule_keys
+from ..autoencoder import cpu_threads
+from ..bitsets import index_sets, item_bits, min_count, rule_keys
 from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
-from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, find_rules, fit_rules, rule_items
+from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
+from .harness import json_records, labelled, markdown_table, read_results, write_results
 
 # %% auto #0
-__all__ = ['STRONG', 'METHODS', 'STOCHASTIC', 'strong_rules', 'run_aerial_nb', 'run_paper', 'labelled', 'run_pyaerial',
-           'run_fpgrowth', 'score', 'jaccard', 'trust_study', 'trust_table', 'write_trust', 'read_trust', 'speed_table',
+__all__ = ['STRONG', 'METHODS', 'STOCHASTIC', 'strong_rules', 'run_aerial_nb', 'run_paper', 'run_pyaerial', 'run_fpgrowth',
+           'score', 'jaccard', 'trust_study', 'trust_table', 'write_trust', 'read_trust', 'speed_table',
            'threshold_grid']
 
 # %% ../../nbs/05a_trust.ipynb #250299e1
@@ -49,28 +49,19 @@ def run_paper(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     _, rules, _ = fit_rules(X, enc, target=target, seed=seed, paper=True)
     return dict(ante=rules.ante, cons=rules.cons, seconds=time.perf_counter() - t0)
 
-def labelled(enc: Encoder, X) -> pd.DataFrame:
-    "The one-hot table as a table of category labels (numeric columns in aerial_nb's bins), for other packages."
-    n, k = len(X), len(enc.features)
-    items = np.nonzero(np.asarray(X))[1].reshape(n, k)
-    return pd.DataFrame(np.array([c for cats in enc.categories for c in cats], dtype=object)[items], columns=enc.features)
-
 def run_pyaerial(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     "pyaerial 1.1.0 with its defaults (class rules: `target_classes`)."
     import logging, torch, aerial
     from aerial import model, rule_extraction
     aerial.setup_logging(logging.WARNING)
-    table, index = labelled(enc, X), {name: i for i, name in enumerate(enc.items)}
+    table = labelled(enc, X)
     torch.manual_seed(seed)
     t0 = time.perf_counter()
     out = rule_extraction.generate_rules(model.train(table, show_progress=False), target_classes=None if target is None else [target])
     seconds = time.perf_counter() - t0
-    name = lambda d: index[f"{d['feature']}={d['value']}"]
-    pairs = [([name(a) for a in r['antecedents']], name(r['consequent'])) for r in out['rules']]
-    ante = np.full((len(pairs), 2), -1, np.int64)
-    for i, (a, _) in enumerate(pairs): ante[i, :len(a)] = a[:2]
-    keep = np.array([len(a) <= 2 for a, _ in pairs], bool)
-    return dict(ante=ante[keep], cons=np.array([c for _, c in pairs], np.int64)[keep], seconds=seconds)
+    name = lambda d: f"{d['feature']}={d['value']}"
+    pairs = [([name(a) for a in r['antecedents']], name(r['consequent'])) for r in out['rules'] if len(r['antecedents']) <= 2]
+    return dict(ante=index_sets([enc.item_index(a) for a, _ in pairs], 2), cons=index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0], seconds=seconds)
 
 def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     "FP-Growth (pyfim) asked the same question exhaustively: antecedents in 10% of rows, confidence ≥ 0.8, lift ≥ 1.1, no redundant rule."
@@ -79,10 +70,8 @@ def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     starts, allowed = rule_items(enc, target=target)
     tracts = [tuple(row) for row in np.nonzero(X)[1].reshape(n, -1).tolist()]
     t0 = time.perf_counter()
-    found = fim.fpgrowth(tracts, target='r', supp=-int(np.ceil(FLOOR * MIN_CONFIDENCE * n)), conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
-    ante = np.full((len(found), 2), -1, np.int64)
-    for i, (_, body, _) in enumerate(found): ante[i, :len(body)] = body
-    cons = np.array([h for h, _, _ in found], np.int64)
+    found = fim.fpgrowth(tracts, target='r', supp=-min_count(FLOOR * MIN_CONFIDENCE, n), conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
+    ante, cons = index_sets([body for _, body, _ in found], 2), np.array([h for h, _, _ in found], np.int64)
     keep = allowed[cons] & np.where(ante >= 0, starts[np.maximum(ante, 0)], True).all(1)
     ante, cons = ante[keep], cons[keep]
     ok, m = verified(X, ante, cons, MIN_CONFIDENCE, MIN_LIFT)
@@ -124,8 +113,7 @@ def trust_study(
     data_dir: str = None,      # local mirror of the UCI datasets
     progress: bool = True,     # print a line per table and mode
 ) -> pd.DataFrame:             # one row per table, mode, method and seed
-    "Every method on every table and mode, scored against the strong rules."
-    import torch
+    "Every method on every table and mode, scored against the strong rules (torch on one thread)."
     rows, methods = [], methods or list(METHODS)
     warm = encode(weather_beverage(200))                              # first calls pay for imports and caches: not timed
     for m in methods: METHODS[m](warm[1], warm[0], None, 0)
@@ -137,9 +125,7 @@ def trust_study(
             truth = strong_rules(X, enc, target)
             for m in methods:
                 for seed in range(seeds if m in STOCHASTIC else 1):
-                    threads = torch.get_num_threads(); torch.set_num_threads(1)
-                    try: r = METHODS[m](X, enc, target, seed)
-                    finally: torch.set_num_threads(threads)
+                    with cpu_threads(): r = METHODS[m](X, enc, target, seed)
                     rows.append(dict(table=name, mode=mode, method=m, seed=seed, strong=len(truth[1]), seconds=r['seconds'],
                                      candidates=r.get('candidates', np.nan), steps=r.get('steps', np.nan),
                                      keys=rule_keys(r['ante'], r['cons'], 2).tolist(), **score(X, r['ante'], r['cons'], truth)))
@@ -160,31 +146,24 @@ def trust_table(rows: pd.DataFrame) -> pd.DataFrame:
     return out
 
 # %% ../../nbs/05a_trust.ipynb #a4bbca5d
+_PACKAGES = ('pyaerial', 'pyfim', 'mlxtend')   # the baselines, whose versions are recorded with the results
+
 def write_trust(
     rows: pd.DataFrame,   # `trust_study`'s rows
     folder,               # where to write (created if needed)
     note: str = '',       # how the run was made (the command)
 ) -> tuple:               # paths of trust.json and trust.md
-    "Save a trust study as `trust.json` (every run, its rule set as a digest, the machine) and `trust.md` (the table)."
-    from aerial_nb.evaluation import machine_info
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    info = machine_info(['aerial_nb', 'torch', 'numpy', 'pandas', 'pyaerial', 'pyfim', 'mlxtend'])
+    "Save a trust study as `trust.json` (every run, its rule set as a digest) and `trust.md` (the table)."
     t = trust_table(rows)
     kept = rows.drop(columns='keys').assign(                          # rule sets as digests: the file stays small
         digest=rows['keys'].map(lambda k: hashlib.sha256(json.dumps(k).encode()).hexdigest()[:16]),
         stability=t.stability.reindex(pd.MultiIndex.from_frame(rows[['table', 'mode', 'method']])).to_numpy())
-    doc = dict(created=datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note, machine=info, strong=STRONG,
-               runs=json.loads(kept.to_json(orient='records')))
-    (folder/'trust.json').write_text(json.dumps(doc, indent=1))
-    t = t.round(3).reset_index()
-    md = ['# Trust: the rules users get on ten tables\n', f"Created {doc['created']} ({note}). Machine: {info['platform']}, {info['cpus']} CPUs, Python {info['python']}.\n",
-          '| ' + ' | '.join(t.columns) + ' |', '|' + '---|' * len(t.columns)] + ['| ' + ' | '.join(map(str, r)) + ' |' for r in t.itertuples(index=False)]
-    (folder/'trust.md').write_text('\n'.join(md) + '\n')
-    return folder/'trust.json', folder/'trust.md'
+    return write_results(folder, 'trust', 'Trust: the rules users get on ten tables', dict(strong=STRONG, runs=json_records(kept)),
+                         markdown_table(t), note, _PACKAGES)
 
 def read_trust(path) -> pd.DataFrame:
     "The runs of a `trust.json` file, as `trust_study` returned them."
-    return pd.DataFrame(json.loads(Path(path).read_text())['runs'])
+    return pd.DataFrame(read_results(path)['runs'])
 
 # %% ../../nbs/05a_trust.ipynb #d8c68c8f
 def speed_table(
