@@ -23,7 +23,8 @@ def item_bits(
     if X.ndim != 2: raise ValueError(f'expected a 2-D (rows, items) matrix, got shape {X.shape}')
     n, D = X.shape
     if n == 0: raise ValueError('the table has no rows')
-    if rows_per_block < 64 or rows_per_block % 64: raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
+    if rows_per_block < 64 or rows_per_block % 64:
+        raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
     bits = np.zeros((D, -(-n // 64)), np.uint64)
     for r0 in range(0, n, rows_per_block):
         block = X[r0:r0 + rows_per_block]
@@ -43,16 +44,21 @@ def code_bits(
 ) -> np.ndarray:                # (Σ sizes, ceil(n/64)) uint64, as `item_bits` of the one-hot matrix
     "Each item's rows as a bit set, from integer codes."
     codes, sizes = np.asarray(codes), np.asarray(sizes, np.int64)
-    if codes.ndim != 2 or codes.shape[1] != len(sizes): raise ValueError(f'codes must be (rows, {len(sizes)}), got {codes.shape}')
-    if rows_per_block < 64 or rows_per_block % 64: raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
+    if codes.ndim != 2 or codes.shape[1] != len(sizes):
+        raise ValueError(f'codes must be (rows, {len(sizes)}), got {codes.shape}')
+    if rows_per_block < 64 or rows_per_block % 64:
+        raise ValueError(f'rows_per_block must be a positive multiple of 64, got {rows_per_block}')
     n, starts = len(codes), np.concatenate([[0], np.cumsum(sizes)])
     bits = np.zeros((starts[-1], -(-n // 64)), np.uint64)
-    out = bits.view(np.uint8)                                              # (D, 8W): byte i//8 of an item's row holds row i
+    # (D, 8W): byte i//8 of an item's row holds row i
+    out = bits.view(np.uint8)
     for r0 in range(0, n, rows_per_block):
         block = codes[r0:r0 + rows_per_block]
         for j, c in enumerate(sizes):
-            hit = block[:, j] == np.arange(c, dtype=block.dtype)[:, None]    # (c, rows): each category's rows, row-contiguous
-            out[starts[j]:starts[j + 1], r0 // 8:r0 // 8 + -(-len(block) // 8)] = np.packbits(hit, axis=1, bitorder='little')
+            # (c, rows): each category's rows, row-contiguous
+            hit = block[:, j] == np.arange(c, dtype=block.dtype)[:, None]
+            out[starts[j]:starts[j + 1],
+                r0 // 8:r0 // 8 + -(-len(block) // 8)] = np.packbits(hit, axis=1, bitorder='little')
     return bits
 
 # %% ../nbs/00a_bitsets.ipynb #fe2b2c5f
@@ -63,7 +69,8 @@ class BitTable:
         n_items: int,   # D
     ):
         self.blocks, self.n_items = list(blocks), int(n_items)
-        if any(b.shape[0] != self.n_items for b, _ in self.blocks): raise ValueError(f'every block must have {self.n_items} items')
+        if any(b.shape[0] != self.n_items for b, _ in self.blocks):
+            raise ValueError(f'every block must have {self.n_items} items')
     @property
     def n_rows(self) -> int:
         "Rows of the table: the sum over the blocks."
@@ -76,12 +83,15 @@ class BitTable:
         return [f(bits, *args, n_rows=n, **kwargs) for bits, n in self.blocks]
 
     def total(self, f, *args, **kwargs):
-        "The sum over blocks of what `f(bits, *args, n_rows=..., **kwargs)` returns (an array, a number, or a tuple of them)."
+        ("The sum over blocks of what `f(bits, *args, n_rows=..., **kwargs)` returns "
+         "(an array, a number, or a tuple of them).")
         out = self.map(f, *args, **kwargs)
         return tuple(sum(parts) for parts in zip(*out)) if isinstance(out[0], tuple) else sum(out)
 
 # %% ../nbs/00a_bitsets.ipynb #f9fab926
-CHUNK_WORDS = 1 << 21   # words per chunk of itemsets or rules (16 MB; a count holds a few such arrays at once): bounds the memory of every count
+# words per chunk of itemsets or rules (16 MB; a count holds a few such arrays at once):
+# bounds the memory of every count
+CHUNK_WORDS = 1 << 21
 
 def as_bits(
     data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
@@ -94,7 +104,8 @@ def as_bits(
         if n_rows is not None and n_rows != len(data): raise ValueError(f'n_rows={n_rows} but X has {len(data)} rows')
         return item_bits(data), len(data)
     if n_rows is None: raise ValueError('bit sets need n_rows, the number of table rows they hold')
-    if not 0 < n_rows <= 64 * data.shape[1]: raise ValueError(f'n_rows={n_rows} does not fit bit sets of {data.shape[1]} words')
+    if not 0 < n_rows <= 64 * data.shape[1]:
+        raise ValueError(f'n_rows={n_rows} does not fit bit sets of {data.shape[1]} words')
     return data, int(n_rows)
 
 def all_rows(n_rows: int, n_words: int) -> np.ndarray:
@@ -109,7 +120,8 @@ def _indices(a, ndim: int, n_items: int, what: str, low: int = 0) -> np.ndarray:
     a = np.asarray(a)
     if a.size == 0 and a.ndim < ndim: a = a.reshape((0,) * ndim)
     if a.ndim != ndim: raise ValueError(f'{what} must be a {ndim}-D array of item indices, got shape {a.shape}')
-    if a.size and not np.issubdtype(a.dtype, np.integer): raise TypeError(f'{what} must hold integer item indices, got {a.dtype}')
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f'{what} must hold integer item indices, got {a.dtype}')
     bad = np.unique(a[(a < low) | (a >= n_items)])
     if len(bad): raise IndexError(f'{what} name items outside 0..{n_items - 1}: {bad[:10].tolist()}')
     return a.astype(np.int64)
@@ -209,7 +221,8 @@ def pad_sets(
     width: int,      # the widest l_i, or more
 ) -> np.ndarray:     # (Σ m_i, width), each row padded with -1
     "Item sets of several sizes as one array, padded with -1."
-    return np.concatenate([np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1) for s in sets]) if sets else np.zeros((0, width), np.int64)
+    return (np.concatenate([np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1) for s in sets]) if sets
+            else np.zeros((0, width), np.int64))
 
 # %% ../nbs/00a_bitsets.ipynb #89188b78
 def index_sets(

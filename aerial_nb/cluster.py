@@ -15,7 +15,8 @@ from distributed import Client, as_completed
 
 from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder
 from .bitsets import BitTable, code_bits
-from .streaming import CHUNK_ROWS, Scan, mark_missing, dictionary_schema, parquet_files, parquet_format, peak_memory_mb, training_rows
+from .streaming import (CHUNK_ROWS, Scan, mark_missing, dictionary_schema, parquet_files, parquet_format,
+                                 peak_memory_mb, training_rows)
 
 # %% auto #0
 __all__ = ['connect', 'Partition', 'partitions', 'read_partition', 'DaskTable', 'open_dask_table', 'merge_fit', 'merge_fits',
@@ -31,13 +32,15 @@ def connect(
     if m:
         n = int(m[1]) if m[1] else os.cpu_count()
         if n < 1: raise ValueError(f'a local cluster needs at least one worker, got {address!r}')
-        return Client(n_workers=n, threads_per_worker=1, processes=True, host='127.0.0.1', dashboard_address='127.0.0.1:0',
-                      silence_logs=logging.CRITICAL)
+        return Client(n_workers=n, threads_per_worker=1, processes=True, host='127.0.0.1',
+                      dashboard_address='127.0.0.1:0', silence_logs=logging.CRITICAL)
     if not re.fullmatch(r'(tcp|tls)://[^\s/]+:\d+', str(address)):
-        raise ValueError(f"a Dask address is local, local:N or a scheduler's address such as tcp://host:8786, got {address!r}")
+        raise ValueError("a Dask address is local, local:N or a scheduler's address such as "
+                         f"tcp://host:8786, got {address!r}")
     try: return Client(address, **({} if timeout is None else dict(timeout=timeout)))
     except (OSError, TimeoutError) as e:
-        raise ConnectionError(f'cannot reach a Dask scheduler at {address} ({(str(e).strip().splitlines() or [type(e).__name__])[0]})') from None
+        raise ConnectionError(f'cannot reach a Dask scheduler at {address} '
+                              f'({(str(e).strip().splitlines() or [type(e).__name__])[0]})') from None
 
 # %% ../nbs/01c_cluster.ipynb #32162a77
 class Partition(NamedTuple):
@@ -54,13 +57,15 @@ def partitions(
     "The partitions of a Parquet table, from its files' footers."
     import pyarrow.dataset as pds
     try: data = pds.dataset(parquet_files(spec), format='parquet')
-    except (OSError, ValueError) as e: raise ValueError(f'cannot read {spec}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
+    except (OSError, ValueError) as e:
+        raise ValueError(f'cannot read {spec}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
     parts, start = [], 0
     for frag in data.get_fragments():
         frag.ensure_complete_metadata()
         group, n = [], 0
         for rg in frag.row_groups:
-            if group and n + rg.num_rows > rows: parts.append(Partition(frag.path, tuple(group), n, start)); start, group, n = start + n, [], 0
+            if group and n + rg.num_rows > rows:
+                parts.append(Partition(frag.path, tuple(group), n, start)); start, group, n = start + n, [], 0
             if rg.num_rows: group.append(rg.id); n += rg.num_rows
         if group: parts.append(Partition(frag.path, tuple(group), n, start)); start += n
     if not parts: raise ValueError(f'{spec}: the table has no rows')
@@ -78,7 +83,8 @@ def read_partition(
         data = pds.dataset([part.path], format=parquet_format(schema), schema=dictionary_schema(schema))
         frag = next(data.get_fragments()).subset(row_group_ids=list(part.row_groups))
         for b in frag.to_batches(schema=data.schema, batch_size=rows): yield b.to_pandas()
-    except (OSError, ValueError) as e: raise ValueError(f'cannot read {part.path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
+    except (OSError, ValueError) as e:
+        raise ValueError(f'cannot read {part.path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
 
 # %% ../nbs/01c_cluster.ipynb #4bc10c88
 @dataclass
@@ -117,7 +123,8 @@ def merge_fit(
     "Two parts' facts about one column, merged as if one pass had read them both."
     out = copy.copy(a)
     out.rows, out.present = a.rows + b.rows, a.present + b.present
-    out.typed, out.text, out.numbers, out.unique = a.typed and b.typed, a.text and b.text, a.numbers and b.numbers, a.unique and b.unique
+    out.typed, out.text, out.numbers, out.unique = (a.typed and b.typed, a.text and b.text, a.numbers and b.numbers,
+                                                    a.unique and b.unique)
     out.lo, out.hi = min(a.lo, b.lo), max(a.hi, b.hi)
     if a.occupied is not None: out.occupied, out.outside = a.occupied | b.occupied, a.outside or b.outside
     out.many = a.many or b.many
@@ -126,7 +133,8 @@ def merge_fit(
         out.many = len(out.distinct) > out.keep
     if out.many: out.distinct = a.distinct[:0]
     out.stride = max(a.stride, b.stride)
-    out.sample = _keep(a.sample + b.sample, out.stride) if out.typed or (out.check_numbers and out.text and out.numbers) else []
+    out.sample = (_keep(a.sample + b.sample, out.stride)
+                  if out.typed or (out.check_numbers and out.text and out.numbers) else [])
     while sum(len(p) for p, _ in out.sample) > out.sample_rows:
         out.stride *= 2
         out.sample = _keep(out.sample, out.stride)
@@ -164,12 +172,14 @@ def _options(options: dict) -> tuple:
 def _tree(client: Client, futures: list, merge):
     "The future of merging `futures` pairwise, neighbours first, on the workers."
     while len(futures) > 1:
-        futures = [client.submit(merge, *futures[i:i + 2], pure=False) if i + 1 < len(futures) else futures[i] for i in range(0, len(futures), 2)]
+        futures = [client.submit(merge, *futures[i:i + 2], pure=False) if i + 1 < len(futures) else futures[i]
+                   for i in range(0, len(futures), 2)]
     return futures[0]
 
 def _watch(futures: dict, desc: str, progress: bool):
     "Wait for `futures` (future -> rows), with a progress bar in rows per second."
-    with tqdm(total=sum(futures.values()), desc=desc, unit=' rows', unit_scale=True, disable=not progress, leave=False) as bar:
+    with tqdm(total=sum(futures.values()), desc=desc, unit=' rows', unit_scale=True, disable=not progress,
+              leave=False) as bar:
         for f in as_completed(list(futures)): bar.update(futures[f])
 
 def fit_dask_table(
@@ -177,10 +187,12 @@ def fit_dask_table(
     progress: bool = False,   # a progress bar with rows per second
     **encoder_options,        # as for `Encoder.fit` (drop, bins, binning, edges, max_distinct, ...)
 ) -> Encoder:                 # the encoder one pass on one machine makes
-    "Fit an encoder on the workers: each partition's facts gathered where it is read, merged in a tree; the table learns its missing spellings."
+    ("Fit an encoder on the workers: each partition's facts gathered where it is read, merged in a tree; "
+     "the table learns its missing spellings.")
     first, last = _options(encoder_options)
     client = table.client
-    parts = {client.submit(_fit_partition, p, table.schema, table.rows, table.na_values, first, pure=False): p.rows for p in table.parts}
+    parts = {client.submit(_fit_partition, p, table.schema, table.rows, table.na_values, first, pure=False): p.rows
+             for p in table.parts}
     done = client.submit(_encoder, _tree(client, list(parts), merge_fits), last, pure=False)
     _watch(parts, 'reading (categories)', progress)
     enc, table.missing = done.result()
@@ -201,7 +213,8 @@ class DaskBitTable(BitTable):
         n_items: int,   # D
     ):
         self.client, self.blocks, self.n_items = client, list(blocks), int(n_items)
-    def __repr__(self): return f'DaskBitTable({self.n_rows} rows in {len(self.blocks)} blocks on the workers, {self.n_items} items)'
+    def __repr__(self):
+        return f'DaskBitTable({self.n_rows} rows in {len(self.blocks)} blocks on the workers, {self.n_items} items)'
 
     def _tasks(self, f, args, kwargs) -> list:
         [job] = self.client.scatter([(f, args, kwargs)], hash=False)
@@ -236,15 +249,18 @@ def scan_dask_table(
     client, pick = table.client, training_rows(table.n_rows, sample_rows, seed)
     [enc] = client.scatter([encoder], hash=False, broadcast=True)
     picked = lambda p: None if pick is None else pick[(pick >= p.start) & (pick < p.start + p.rows)]
-    parts = {client.submit(_scan_partition, p, table.schema, table.rows, table.na_values, enc, picked(p), pure=False): p.rows for p in table.parts}
+    parts = {client.submit(_scan_partition, p, table.schema, table.rows, table.na_values, enc, picked(p),
+                           pure=False): p.rows for p in table.parts}
     _watch(parts, 'reading (bit sets)', progress)
-    bits = DaskBitTable(client, [(client.submit(operator.itemgetter(0), f), n) for f, n in parts.items()], encoder.n_items)
+    bits = DaskBitTable(client, [(client.submit(operator.itemgetter(0), f), n) for f, n in parts.items()],
+                        encoder.n_items)
     sample = np.concatenate(client.gather([client.submit(operator.itemgetter(1), f) for f in parts]))
     return Scan(encoder, bits, sample, dict(rows=table.n_rows, training_rows=len(sample)))
 
 # %% ../nbs/01c_cluster.ipynb #d30110f3
 def _peak_mb() -> float:
-    "This process's peak memory in MB, since it started (Linux's VmHWM: `ru_maxrss` there starts from the peak of the process that started it)."
+    ("This process's peak memory in MB, since it started (Linux's VmHWM: `ru_maxrss` there starts from the peak of the "
+     "process that started it).")
     try:
         with open('/proc/self/status') as f: return next(int(l.split()[1]) for l in f if l.startswith('VmHWM:')) / 1024
     except (OSError, StopIteration): return peak_memory_mb()
@@ -268,7 +284,8 @@ def scan_cluster(
     t1 = time.perf_counter()
     out = scan_dask_table(table, enc, sample_rows, seed, progress)
     t2 = time.perf_counter()
-    out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9), missing=dict(table.missing),
-                     peak_memory_mb=peak_memory_mb(), partitions=len(table.parts), workers=len(client.scheduler_info()['workers']),
+    out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9),
+                     missing=dict(table.missing), peak_memory_mb=peak_memory_mb(), partitions=len(table.parts),
+                     workers=len(client.scheduler_info()['workers']),
                      worker_peak_memory_mb=max(client.run(_peak_mb).values()))
     return out

@@ -65,13 +65,15 @@ class Encoder:
 
     def __post_init__(self):
         self.sizes = np.array([len(c) for c in self.categories], dtype=np.int64)  # c_i per feature
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)])                 # feature i is columns starts[i]:starts[i+1]
+        # feature i is columns starts[i]:starts[i+1]
+        self.starts = np.concatenate([[0], np.cumsum(self.sizes)])
         self.feature_of = np.repeat(np.arange(len(self.features)), self.sizes)     # item -> feature index
         self.items = [f'{f}={c}' for f, cs in zip(self.features, self.categories) for c in cs]
         self._index = {it: i for i, it in enumerate(self.items)}
         if len(self._index) < len(self.items):
             dup = pd.Series(self.items)[pd.Series(self.items).duplicated()].iloc[0]
-            raise ValueError(f'item name {dup!r} is ambiguous: two (feature, value) pairs print the same; rename a column')
+            raise ValueError(f'item name {dup!r} is ambiguous: '
+                             'two (feature, value) pairs print the same; rename a column')
 
     @property
     def n_items(self) -> int: return len(self.items)
@@ -149,7 +151,8 @@ class ColumnFit:
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
         if self.text and self.numbers and self.check_numbers:                 # decided on the batch's distinct texts
             u = pd.Series(pd.unique(v), dtype=object)
-            self.numbers = bool(pd.to_numeric(u, errors='coerce').notna().all() and not u.astype(str).str.strip().str.match(r'[+-]?0\d').any())
+            self.numbers = bool(pd.to_numeric(u, errors='coerce').notna().all()
+                                and not u.astype(str).str.strip().str.match(r'[+-]?0\d').any())
         if self.typed:
             f = v.to_numpy(float); f = f[np.isfinite(f)]
             if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
@@ -158,11 +161,15 @@ class ColumnFit:
             codes, _ = _bin_codes(v, self.edges)
             self.outside |= bool((codes == -1).any()); self.occupied[codes[codes >= 0]] = True
         if not self.many:
-            try: self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(_distinct(v), dtype=object)], ignore_index=True)), dtype=object)
-            except TypeError as e: raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
-                                                    'not a list, dict or array') from None
+            try:
+                self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(_distinct(v), dtype=object)],
+                                                              ignore_index=True)), dtype=object)
+            except TypeError as e:
+                raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
+                                 'not a list, dict or array') from None
             if len(self.distinct) > self.keep: self.many, self.distinct = True, self.distinct[:0]
-        if not (self.typed or (self.check_numbers and self.text and self.numbers)):   # only numbers are binned from the sample
+        # only numbers are binned from the sample
+        if not (self.typed or (self.check_numbers and self.text and self.numbers)):
             self.sample = []
             return
         pos = start + np.flatnonzero(here)
@@ -191,13 +198,15 @@ def _fit_column(c: ColumnFit, numbers: bool, bins: int, binning: str, max_distin
         labels = [l for l, o in zip(_interval_labels(e), c.occupied) if o]
     elif numeric and (c.many or len(distinct) > max_distinct):
         if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > max_categories:
-            raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): it looks like an identifier; drop it')
+            raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
+                             'it looks like an identifier; drop it')
         e = bin_edges(pd.Series([c.lo, c.hi], name=name) if binning == 'uniform' else values, bins, binning)
         labels = _interval_labels(e)
     else:
         if c.many or len(distinct) > max_categories:
-            raise ValueError(f'column {name!r} has {"over " + str(max_categories) if c.many else len(distinct)} distinct values '
-                             f'(max_categories={max_categories}): it looks like an identifier; drop it or discretize it')
+            raise ValueError(f'column {name!r} has {"over " + str(max_categories) if c.many else len(distinct)} '
+                             f'distinct values (max_categories={max_categories}): it looks like an identifier; '
+                             'drop it or discretize it')
         e, labels = None, _value_codes(distinct.rename(name))[1]
     return labels + [MISSING] * (c.present < c.rows), e
 
@@ -223,15 +232,18 @@ def column_fits(
     sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
     keep: int = None,             # distinct values tracked per column (default: just enough to decide)
 ) -> dict:                        # column -> its `ColumnFit`, empty
-    "Check a table's first batch and the options that name its columns: one `ColumnFit` per column kept, to gather the batches."
+    ("Check a table's first batch and the options that name its columns: "
+     "one `ColumnFit` per column kept, to gather the batches.")
     drop, edges = list(drop or []), dict(edges or {})
     _check_table(df)
     unknown = [c for c in drop + list(edges) if c not in df.columns]
     if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
     for col, e in edges.items():
         e = np.asarray(e, float)
-        if len(e) < 2 or np.any(np.diff(e) <= 0): raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
-    return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1, np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
+        if len(e) < 2 or np.any(np.diff(e) <= 0):
+            raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
+    return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1,
+                           np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
             for col in df.columns if col not in drop}
 
 def fitted_encoder(
@@ -266,7 +278,8 @@ def fit_batches(
     sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
     keep: int = None,             # distinct values tracked per column (default: just enough to decide)
 ) -> tuple:                       # the Encoder; the number of rows; the text columns that hold numbers
-    "Fit an encoder in one pass over a table given in batches: one feature per column, one category per distinct value or bin."
+    ("Fit an encoder in one pass over a table given in batches: "
+     "one feature per column, one category per distinct value or bin.")
     fits, start = None, 0
     for df in batches:
         if fits is None: fits = column_fits(df, drop, edges, max_distinct, max_categories, numbers, sample_rows, keep)
@@ -289,23 +302,28 @@ def fit(cls: Encoder,
 ) -> Encoder:
     "Fit an encoder to `df`: one feature per column, one category per distinct value or bin."
     _check_table(df)
-    return fit_batches([df], drop, bins, binning, edges, max_distinct, max_categories, drop_constant, sample_rows=max(len(df), 1), keep=len(df) + 1)[0]
+    return fit_batches([df], drop, bins, binning, edges, max_distinct, max_categories, drop_constant,
+                       sample_rows=max(len(df), 1), keep=len(df) + 1)[0]
 
 # %% ../nbs/00_encoding.ipynb #078eba9a
 @patch
 def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
-    "(n, k) category index of every cell (int16 for up to 32,767 categories), -1 where the value is unknown and `unknown='ignore'`."
+    ("(n, k) category index of every cell (int16 for up to 32,767 categories), "
+     "-1 where the value is unknown and `unknown='ignore'`.")
     if unknown not in ('error', 'ignore'): raise ValueError(f"unknown must be 'error' or 'ignore', got {unknown!r}")
     _check_table(df)
     cols = {str(c): c for c in df.columns}
     missing = [f for f in self.features if f not in cols]
     if missing: raise KeyError(f'the table lacks the encoded column(s) {missing}')
-    out = np.empty((len(df), len(self.features)), np.int16 if max(self.sizes, default=0) < 2**15 else np.int32)   # small: a batch of a large table
+    # small: a batch of a large table
+    out = np.empty((len(df), len(self.features)), np.int16 if max(self.sizes, default=0) < 2**15 else np.int32)
     for j, (f, labels) in enumerate(zip(self.features, self.categories)):
         s = df[cols[f]]
         lookup = {l: k for k, l in enumerate(labels)}
-        if f not in self.edges and isinstance(s.dtype, pd.CategoricalDtype):   # a categorical: its categories mapped once, its codes looked up
-            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [lookup.get(MISSING, -1)], out.dtype)
+        # a categorical: its categories mapped once, its codes looked up
+        if f not in self.edges and isinstance(s.dtype, pd.CategoricalDtype):
+            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [lookup.get(MISSING, -1)],
+                             out.dtype)
             code = table[s.cat.codes.to_numpy()]                                # code -1 (missing) picks the last entry
         else:
             raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
@@ -352,7 +370,9 @@ def item_index(self: Encoder,
         if name in self._index: out.append(self._index[name])
         elif features and name in fidx: out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
         else: bad.append(name)
-    if bad: raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}' + (' (or a feature name)' if features else ''))
+    if bad:
+        raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}'
+                       + (' (or a feature name)' if features else ''))
     return np.unique(np.array(out, np.int64))
 
 # %% ../nbs/00_encoding.ipynb #79e15e7d
@@ -381,15 +401,16 @@ _CHESS = ('bkblk bknwy bkon8 bkona bkspr bkxbq bkxcr bkxwp blxwp bxqsq cntxt dso
           'wkpos wtoeg').split()
 _MUSHROOM = ('cap-shape cap-surface cap-color bruises odor gill-attachment gill-spacing gill-size gill-color '
              'stalk-shape stalk-root stalk-surface-above-ring stalk-surface-below-ring stalk-color-above-ring '
-             'stalk-color-below-ring veil-type veil-color ring-number ring-type spore-print-color population habitat').split()
+             'stalk-color-below-ring veil-type veil-color ring-number ring-type spore-print-color '
+             'population habitat').split()
 _VOTES = ('handicapped-infants water-project-cost-sharing adoption-of-the-budget-resolution physician-fee-freeze '
           'el-salvador-aid religious-groups-in-schools anti-satellite-test-ban aid-to-nicaraguan-contras mx-missile '
           'immigration synfuels-corporation-cutback education-spending superfund-right-to-sue crime duty-free-exports '
           'export-administration-act-south-africa').split()
-_SOYBEAN = ('date plant-stand precip temp hail crop-hist area-damaged severity seed-tmt germination plant-growth leaves '
-            'leafspots-halo leafspots-marg leafspot-size leaf-shread leaf-malf leaf-mild stem lodging stem-cankers '
-            'canker-lesion fruiting-bodies external-decay mycelium int-discolor sclerotia fruit-pods fruit-spots seed '
-            'mold-growth seed-discolor seed-size shriveling roots').split()
+_SOYBEAN = ('date plant-stand precip temp hail crop-hist area-damaged severity seed-tmt germination plant-growth '
+            'leaves leafspots-halo leafspots-marg leafspot-size leaf-shread leaf-malf leaf-mild stem lodging '
+            'stem-cankers canker-lesion fruiting-bodies external-decay mycelium int-discolor sclerotia fruit-pods '
+            'fruit-spots seed mold-growth seed-discolor seed-size shriveling roots').split()
 _LYMPH = ('lymphatics block-of-affere bl-of-lymph-c bl-of-lymph-s by-pass extravasates regeneration-of early-uptake-in '
           'lym-nodes-dimin lym-nodes-enlar changes-in-lym defect-in-node changes-in-node changes-in-stru special-forms '
           'dislocation-of exclusion-of-no no-of-nodes-in').split()
@@ -403,19 +424,26 @@ class UCITable(NamedTuple):
     row_id: str = None   # a column that only numbers the rows: left out
 
 UCI_DATASETS = {         # every table `load_uci` reads, by name
-    'breast_cancer': UCITable(14, ('breast-cancer.data',), ['class'] + 'age menopause tumor-size inv-nodes node-caps deg-malig breast breast-quad irradiat'.split()),
+    'breast_cancer': UCITable(14, ('breast-cancer.data',),
+                              ['class'] + ('age menopause tumor-size inv-nodes node-caps '
+                                           'deg-malig breast breast-quad irradiat').split()),
     'congressional_voting': UCITable(105, ('house-votes-84.data',), ['class'] + _VOTES),
     'mushroom': UCITable(73, ('agaricus-lepiota.data',), ['class'] + _MUSHROOM),
     'chess_krvskp': UCITable(22, ('kr-vs-kp.data',), _CHESS + ['class']),
-    'spambase': UCITable(94, ('spambase.data',), [f'word_freq_{w}' for w in _SPAM_WORDS] + [f'char_freq_{c}' for c in ';([!$#']
-                         + ['capital_run_length_average', 'capital_run_length_longest', 'capital_run_length_total', 'class']),
+    'spambase': UCITable(94, ('spambase.data',),
+                         [f'word_freq_{w}' for w in _SPAM_WORDS] + [f'char_freq_{c}' for c in ';([!$#']
+                         + ['capital_run_length_average', 'capital_run_length_longest',
+                            'capital_run_length_total', 'class']),
     'spect_heart': UCITable(95, ('SPECT.train', 'SPECT.test'), ['class'] + [f'F{i}' for i in range(1, 23)]),
     'soybean_small': UCITable(91, ('soybean-small.data',), _SOYBEAN + ['class']),
     'lymphography': UCITable(63, ('lymphography.data',), ['class'] + _LYMPH),
-    'hayes_roth': UCITable(44, ('hayes-roth.data',), ['name', 'hobby', 'age', 'educational_level', 'marital_status', 'class'], row_id='name'),
-    'balance_scale': UCITable(12, ('balance-scale.data',), ['class', 'left-weight', 'left-distance', 'right-weight', 'right-distance']),
+    'hayes_roth': UCITable(44, ('hayes-roth.data',),
+                           ['name', 'hobby', 'age', 'educational_level', 'marital_status', 'class'], row_id='name'),
+    'balance_scale': UCITable(12, ('balance-scale.data',),
+                              ['class', 'left-weight', 'left-distance', 'right-weight', 'right-distance']),
 }
-PAPER_DATASETS = ['breast_cancer', 'congressional_voting', 'mushroom', 'chess_krvskp', 'spambase']  # the paper's Table 1, in its order
+# the paper's Table 1, in its order
+PAPER_DATASETS = ['breast_cancer', 'congressional_voting', 'mushroom', 'chess_krvskp', 'spambase']
 
 # %% ../nbs/00_encoding.ipynb #fcf936fb
 def _read_mirror(name: str, data_dir) -> pd.DataFrame:
@@ -424,8 +452,9 @@ def _read_mirror(name: str, data_dir) -> pd.DataFrame:
     for path in paths:
         if not path.is_file(): raise FileNotFoundError(f'no local copy of {name!r}: {path} does not exist')
     numeric = name == 'spambase'
-    df = pd.concat([pd.read_csv(p, header=None, names=t.columns, keep_default_na=False, na_values=None if numeric else [],
-                                dtype=None if numeric else str, skip_blank_lines=True) for p in paths], ignore_index=True)
+    df = pd.concat([pd.read_csv(p, header=None, names=t.columns, keep_default_na=False,
+                                na_values=None if numeric else [], dtype=None if numeric else str,
+                                skip_blank_lines=True) for p in paths], ignore_index=True)
     return df[[c for c in t.columns if c not in ('class', t.row_id)] + ['class']]
 
 def _fetch_uci(name: str) -> pd.DataFrame:
@@ -473,4 +502,5 @@ def weather_beverage(
                    np.select([u < 0.6, u < 0.95], ['tea', 'coffee'], 'soda'))
     season = np.where(rng.random(n) < np.where(warm, 0.9, 0.1), 'summer', 'winter')
     mood, music = rng.choice(['calm', 'happy', 'tired'], n), rng.choice(['jazz', 'pop', 'rock'], n)
-    return pd.DataFrame({'weather': np.where(warm, 'warm', 'cold'), 'beverage': bev, 'season': season, 'mood': mood, 'music': music})
+    return pd.DataFrame({'weather': np.where(warm, 'warm', 'cold'), 'beverage': bev, 'season': season, 'mood': mood,
+                         'music': music})

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder
-from .bitsets import BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks, item_bits, min_count, popcount, row_ids, rule_keys
+from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks,
+                               item_bits, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
 __all__ = ['METRICS', 'MARGIN', 'Z', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
@@ -46,7 +47,8 @@ def _metrics(nA: np.ndarray, nC: np.ndarray, nAC: np.ndarray, n: int) -> dict:
 def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
     "nA, nC, nAC per rule and the number of rows matched by any antecedent (summed over the blocks of a `BitTable`)."
     if isinstance(bits, BitTable): return bits.total(_rule_counts, ante, cons, chunk=chunk)
-    _, first, inv = np.unique(row_ids(ante), return_index=True, return_inverse=True)   # rules that share an antecedent share its rows
+    # rules that share an antecedent share its rows
+    _, first, inv = np.unique(row_ids(ante), return_index=True, return_inverse=True)
     uniq = ante[first]
     order = np.argsort(inv, kind='stable'); by = inv[order]
     nA, nAC, k = np.zeros(len(uniq), np.int64), np.zeros(len(cons), np.int64), chunk_size(bits, chunk)
@@ -155,16 +157,19 @@ def onehot(
 ) -> np.ndarray:   # (n, D) one-hot matrix
     "The one-hot matrix of a table (encoded with `enc`) or a matrix already encoded with it."
     X = enc.transform(data) if isinstance(data, pd.DataFrame) else np.asarray(data)
-    if X.ndim != 2 or X.shape[1] != enc.n_items: raise ValueError(f'X has shape {X.shape} but the encoder has {enc.n_items} items')
+    if X.ndim != 2 or X.shape[1] != enc.n_items:
+        raise ValueError(f'X has shape {X.shape} but the encoder has {enc.n_items} items')
     return X
 
 def data_bits(
     data,          # a table (encoded with `enc`), its (n, D) one-hot matrix, or its `BitTable`
     enc: Encoder,  # the encoder of the table
 ) -> tuple:        # (bit sets, number of rows): a `BitTable` stays one
-    "Item bit sets of a table, straight from its codes (no one-hot matrix), of a one-hot matrix, or a `BitTable` as it is."
+    ("Item bit sets of a table, straight from its codes (no one-hot matrix), of a one-hot matrix, "
+     "or a `BitTable` as it is.")
     if isinstance(data, BitTable):
-        if data.n_items != enc.n_items: raise ValueError(f'the bit sets hold {data.n_items} items but the encoder has {enc.n_items}')
+        if data.n_items != enc.n_items:
+            raise ValueError(f'the bit sets hold {data.n_items} items but the encoder has {enc.n_items}')
         return data, data.n_rows
     if isinstance(data, pd.DataFrame):
         if not len(data): raise ValueError('the table has no rows')
@@ -209,7 +214,8 @@ def compare_with_exhaustive(
     X = onehot(data, enc)
     ante, cons = check_rules(ante, cons, enc.n_items)
     nA, _, nAC, _ = _rule_counts(item_bits(X), ante, cons, len(X))
-    ea, ec = exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents) if truth is None else check_rules(*truth, enc.n_items)
+    ea, ec = (exhaustive_rules(X, enc, min_support, min_confidence, max_antecedents) if truth is None
+              else check_rules(*truth, enc.n_items))
     width = max(ante.shape[1], ea.shape[1])
     _, ids = np.unique(np.vstack([rule_keys(ante, cons, width), rule_keys(ea, ec, width)]), axis=0, return_inverse=True)
     overlap = int(np.isin(ids[len(cons):], ids[:len(cons)]).sum())
@@ -246,7 +252,8 @@ def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-
     return best[ids[len(keys):]]
 
 def _subsets(ante: np.ndarray, size: int, proper: bool = True):
-    "Yield (s, (r, width) subsets of s items of each row of `ante`, sorted, padded with -1), each row holding `size` items first."
+    ("Yield (s, (r, width) subsets of s items of each row of `ante`, sorted, padded with -1), "
+     "each row holding `size` items first.")
     width = ante.shape[1]
     for s in range(1, size if proper else size + 1):
         for pos in itertools.combinations(range(size), s):
@@ -255,10 +262,12 @@ def _subsets(ante: np.ndarray, size: int, proper: bool = True):
             yield s, sub
 
 # %% ../nbs/01_quality.ipynb #5f9a4c19
-MARGIN, Z = 0.05, 2.326   # concise: a longer antecedent adds this much confidence, and this many standard errors (one-sided 1%)
+# concise: a longer antecedent adds this much confidence, and this many standard errors (one-sided 1%)
+MARGIN, Z = 0.05, 2.326
 
 def _improves(n1, c1, nP, cP, margin: float, z: float) -> np.ndarray:
-    "Whether rules with n1 rows, c1 of them with c, beat their shorter rule (nP rows, cP with c) by `margin` and `z` standard errors."
+    ("Whether rules with n1 rows, c1 of them with c, beat their shorter rule (nP rows, cP with c) by `margin` and "
+     "`z` standard errors.")
     n1, c1, nP, cP = (np.asarray(v, np.float64) for v in (n1, c1, nP, cP))
     n0, c0 = nP - n1, cP - c1                                      # the shorter antecedent's other rows
     gain = _ratio(c1, n1) - _ratio(cP, nP)

@@ -21,8 +21,9 @@ __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'parquet_format'
 
 # %% ../nbs/01a_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
-NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', 'nan', '-NaN', '-nan', 'NULL', 'null', 'None',
-             '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')  # CSV cell texts read as missing by default (pandas' list)
+# CSV cell texts read as missing by default (pandas' list)
+NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', 'nan', '-NaN', '-nan', 'NULL', 'null',
+             'None', '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')
 
 def mark_missing(
     df: pd.DataFrame,   # a batch of rows
@@ -51,7 +52,8 @@ def _reading(name: str, batches):
     while True:
         try: df = next(it)
         except StopIteration: return
-        except (OSError, ValueError) as e: raise ValueError(f'cannot read {name}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
+        except (OSError, ValueError) as e:
+            raise ValueError(f'cannot read {name}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
         yield df
 
 @dataclass
@@ -76,14 +78,16 @@ class Source:
 
 # %% ../nbs/01a_streaming.ipynb #56ef58fa
 def _frame(df: pd.DataFrame, name: str = 'table', na_values=()) -> Source:
-    return Source(name, lambda rows: (df.iloc[i:i + rows] for i in range(0, len(df), rows)), len(df), tuple(na_values or ()))
+    return Source(name, lambda rows: (df.iloc[i:i + rows] for i in range(0, len(df), rows)), len(df),
+                  tuple(na_values or ()))
 
 def _text(schema) -> list:
     import pyarrow as pa
     return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 
 def parquet_format(schema):   # the Arrow schema of the files
-    "How Parquet is read: text columns as dictionaries (pandas categoricals, each distinct text held once per batch), without pre-buffering."
+    ("How Parquet is read: text columns as dictionaries (pandas categoricals, each distinct text held once per batch), "
+     "without pre-buffering.")
     import pyarrow.dataset as pds
     return pds.ParquetFileFormat(read_options=pds.ParquetReadOptions(dictionary_columns=_text(schema)),
                                  default_fragment_scan_options=pds.ParquetFragmentScanOptions(pre_buffer=False))
@@ -92,7 +96,8 @@ def dictionary_schema(schema):   # the Arrow schema of the files
     "The schema the files are read with: text columns as dictionaries, as `parquet_format` reads them."
     import pyarrow as pa
     text = set(_text(schema))
-    return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f for f in schema], metadata=schema.metadata)
+    return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f for f in schema],
+                     metadata=schema.metadata)
 
 def _parquet(files: list, name: str, na_values) -> Source:
     import pyarrow.dataset as pds
@@ -100,7 +105,8 @@ def _parquet(files: list, name: str, na_values) -> Source:
         files = [str(f) for f in files]
         data = pds.dataset(files, format=parquet_format(pds.dataset(files, format='parquet').schema))
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
-    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1, fragment_readahead=1, use_threads=False))
+    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1,
+                                                                fragment_readahead=1, use_threads=False))
     return Source(name, read, data.count_rows(), tuple(na_values or ()))
 
 def _sniff_sep(path: Path) -> str:
@@ -135,7 +141,8 @@ def parquet_files(
         files = sorted(path.rglob('*.parquet')) + sorted(path.rglob('*.pq'))
         if not files: raise ValueError(f'{spec} is a folder without Parquet files')
         return [str(f) for f in files]
-    if path.suffix.lower() not in ('.parquet', '.pq'): raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
+    if path.suffix.lower() not in ('.parquet', '.pq'):
+        raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
     return [spec]
 
 def open_table(
@@ -150,7 +157,8 @@ def open_table(
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
     if spec.startswith('uci:'): return _frame(load_uci(spec[4:], data_dir=data_dir), spec, na_values)
     path = Path(spec)
-    if any(ch in spec for ch in '*?[') or path.is_dir() or path.suffix.lower() in ('.parquet', '.pq'): return _parquet(parquet_files(spec), spec, na_values)
+    if any(ch in spec for ch in '*?[') or path.is_dir() or path.suffix.lower() in ('.parquet', '.pq'):
+        return _parquet(parquet_files(spec), spec, na_values)
     if not path.exists(): raise FileNotFoundError(f'no such file: {spec}')
     return _csv(path, na_values)
 
@@ -160,7 +168,8 @@ def peak_memory_mb() -> float:
     try:                                                     # Linux: the peak of this program alone
         with open('/proc/self/status') as f: return next(int(l.split()[1]) / 2**10 for l in f if l.startswith('VmHWM:'))
     except (OSError, StopIteration): pass
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss   # elsewhere; on Linux it would count the parent's memory at the fork
+    # elsewhere; on Linux it would count the parent's memory at the fork
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
 def _progress(source: Source, desc: str, progress: bool):
@@ -185,12 +194,15 @@ def training_rows(
     sample_rows: int,         # training rows kept at most
     seed: int = 0,            # draws the sample
 ) -> np.ndarray:              # sorted row numbers, counted over the whole table; None: every row
-    "The rows of the training sample: every row of a table of at most `sample_rows` rows, else `sample_rows` rows drawn by `seed`."
-    return None if n_rows is None or n_rows <= sample_rows else np.sort(np.random.default_rng(seed).choice(n_rows, sample_rows, replace=False))
+    ("The rows of the training sample: every row of a table of at most `sample_rows` rows, "
+     "else `sample_rows` rows drawn by `seed`.")
+    return (None if n_rows is None or n_rows <= sample_rows
+            else np.sort(np.random.default_rng(seed).choice(n_rows, sample_rows, replace=False)))
 
 @dataclass
 class Scan:
-    "A table read for mining: its encoder, every item's rows as bits (exact counts), and a sample of rows as codes (training)."
+    ("A table read for mining: its encoder, every item's rows as bits (exact counts), "
+     "and a sample of rows as codes (training).")
     encoder: Encoder
     bits: BitTable      # the item bit sets, a block per batch
     sample: np.ndarray  # (m, k) codes of the training sample (`Encoder.codes`: int16 for up to 32,767 categories)
@@ -199,7 +211,8 @@ class Scan:
     def n_rows(self) -> int:
         "Rows of the table (every row, not only the sample)."
         return self.bits.n_rows
-    def __repr__(self): return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
+    def __repr__(self):
+        return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
 
 def scan(
     source: Source,                 # the table, after `fit_table`
@@ -221,7 +234,8 @@ def scan(
             keep = slice(None) if pick is None else pick[(pick >= start) & (pick < start + len(df))] - start
             sample.append(codes[keep])
             start += len(df); bar.update(len(df))
-    return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample), dict(rows=start, training_rows=sum(map(len, sample))))
+    return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
+                dict(rows=start, training_rows=sum(map(len, sample))))
 
 def scan_table(
     spec,                           # as for `open_table`

@@ -16,9 +16,9 @@ __all__ = ['BLOCK_ROWS', 'STRENGTH', 'SHARES', 'Plan', 'plan_table', 'planted_ru
            'read_planted', 'planted_score']
 
 # %% ../nbs/01b_synthetic.ipynb #c37c7946
-BLOCK_ROWS = 1 << 16        # rows drawn per block, each block from its own seed
-STRENGTH = 0.95             # s: in a pattern row, each feature of the group takes its planted value with this probability
-SHARES = (0.2, 0.4)         # π: each group's pattern holds in a share of rows drawn uniformly from this range
+BLOCK_ROWS = 1 << 16      # rows drawn per block, each block from its own seed
+STRENGTH = 0.95           # s: in a pattern row, each feature of the group takes its planted value with this probability
+SHARES = (0.2, 0.4)       # π: each group's pattern holds in a share of rows drawn uniformly from this range
 
 @dataclass
 class Plan:
@@ -33,7 +33,8 @@ class Plan:
 
 def _whole(name: str, v, low: int, high: int = None) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low or (high is not None and v > high):
-        raise ValueError(f'{name} must be a whole number' + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
+        raise ValueError(f'{name} must be a whole number'
+                         + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
     return int(v)
 
 def plan_table(
@@ -47,8 +48,11 @@ def plan_table(
     "Choose the planted groups, their planted values and their shares of rows."
     features, values = _whole('features', features, 2), _whole('values', values, 3, 2**15 - 1)
     planted, group = _whole('planted', planted, 0), _whole('group', group, 2)
-    if planted * group > features: raise ValueError(f'{planted} groups of {group} features need {planted * group} features, got features={features}')
-    if not (isinstance(strength, (int, float)) and not isinstance(strength, bool) and 0 < strength <= 1): raise ValueError(f'strength must lie in (0, 1], got {strength!r}')
+    if planted * group > features:
+        raise ValueError(f'{planted} groups of {group} features need {planted * group} features, '
+                         f'got features={features}')
+    if not (isinstance(strength, (int, float)) and not isinstance(strength, bool) and 0 < strength <= 1):
+        raise ValueError(f'strength must lie in (0, 1], got {strength!r}')
     rng = np.random.default_rng([_whole('seed', seed, 0), 0])
     groups = np.sort(rng.permutation(features)[:planted * group].reshape(planted, group), axis=1)
     hot, shares = rng.integers(0, values, (planted, group)), rng.uniform(*SHARES, planted)
@@ -64,7 +68,8 @@ def planted_rules(
     for gi, (g, hot, share) in enumerate(zip(plan.groups, plan.hot, plan.shares)):
         items = [f'{plan.features[f]}=v{h}' for f, h in zip(g, hot)]
         for a, c in itertools.permutations(range(len(g)), 2):
-            rows.append((frozenset([items[a]]), frozenset([items[c]]), share * plan.strength**2, plan.strength, 1 / share, gi))
+            rows.append((frozenset([items[a]]), frozenset([items[c]]), share * plan.strength**2, plan.strength,
+                         1 / share, gi))
     return pd.DataFrame(rows, columns=['antecedents', 'consequents', 'support', 'confidence', 'lift', 'group'])
 
 # %% ../nbs/01b_synthetic.ipynb #5f6198ba
@@ -74,9 +79,11 @@ def _block(plan: Plan, i: int) -> np.ndarray:
     dtype, b = np.int8 if plan.values < 128 else np.int16, BLOCK_ROWS
     codes = rng.integers(0, plan.values, (b, len(plan.features)), dtype=dtype)
     for g, hot, share in zip(plan.groups, plan.hot, plan.shares):
-        on = (rng.random(b) < share)[:, None] & (rng.random((b, len(g))) < plan.strength)    # (b, g): pattern row, planted value kept
+        # (b, g): pattern row, planted value kept
+        on = (rng.random(b) < share)[:, None] & (rng.random((b, len(g))) < plan.strength)
         other = rng.integers(0, plan.values - 1, (b, len(g)), dtype=dtype)
-        codes[:, g] = np.where(on, hot, other + (other >= hot))                              # elsewhere any value but the planted one
+        # elsewhere any value but the planted one
+        codes[:, g] = np.where(on, hot, other + (other >= hot))
     return codes
 
 def synthetic_codes(
@@ -91,9 +98,10 @@ def synthetic_codes(
 
 # %% ../nbs/01b_synthetic.ipynb #cc8d33be
 def _planted_json(plan: Plan, rows: int, truth: pd.DataFrame) -> bytes:
-    return json.dumps(dict(rows=rows, features=len(plan.features), values=plan.values, groups=plan.groups.tolist(), hot=plan.hot.tolist(),
-                           shares=plan.shares.tolist(), strength=plan.strength, seed=plan.seed,
-                           rules=[[sorted(a), sorted(c), s, f, l, g] for a, c, s, f, l, g in truth.itertuples(index=False)])).encode()
+    return json.dumps(dict(rows=rows, features=len(plan.features), values=plan.values, groups=plan.groups.tolist(),
+                           hot=plan.hot.tolist(), shares=plan.shares.tolist(), strength=plan.strength, seed=plan.seed,
+                           rules=[[sorted(a), sorted(c), s, f, l, g]
+                                  for a, c, s, f, l, g in truth.itertuples(index=False)])).encode()
 
 def synthetic_table(
     rows: int,                  # rows of the table
@@ -112,17 +120,20 @@ def synthetic_table(
     truth, labels = planted_rules(plan), [f'v{u}' for u in range(values)]
     if path is None:
         codes = synthetic_codes(plan, 0, rows)
-        return pd.DataFrame({f: pd.Categorical.from_codes(codes[:, j], labels) for j, f in enumerate(plan.features)}), truth
+        return pd.DataFrame({f: pd.Categorical.from_codes(codes[:, j], labels)
+                             for j, f in enumerate(plan.features)}), truth
     import pyarrow as pa, pyarrow.parquet as pq
     path, words = Path(path), pa.array(labels)
     index = pa.int8() if values < 128 else pa.int16()
-    schema = pa.schema([pa.field(f, pa.dictionary(index, pa.string())) for f in plan.features], metadata={'aerial_nb.synthetic': _planted_json(plan, rows, truth)})
+    schema = pa.schema([pa.field(f, pa.dictionary(index, pa.string())) for f in plan.features],
+                       metadata={'aerial_nb.synthetic': _planted_json(plan, rows, truth)})
     tmp = path.with_name(f'.{path.name}.partial')
     try:
         with pq.ParquetWriter(tmp, schema) as w:
             for r0 in range(0, rows, chunk_rows):
                 codes = synthetic_codes(plan, r0, min(rows, r0 + chunk_rows))
-                w.write_table(pa.table([pa.DictionaryArray.from_arrays(codes[:, j], words) for j in range(len(plan.features))], schema=schema), row_group_size=chunk_rows)
+                w.write_table(pa.table([pa.DictionaryArray.from_arrays(codes[:, j], words)
+                                        for j in range(len(plan.features))], schema=schema), row_group_size=chunk_rows)
         os.replace(tmp, path)
     finally: tmp.unlink(missing_ok=True)
     return path, truth
@@ -133,7 +144,8 @@ def read_planted(
     "The planted rules recorded in a synthetic table's file."
     import pyarrow.parquet as pq
     meta = pq.read_schema(path).metadata or {}
-    if b'aerial_nb.synthetic' not in meta: raise ValueError(f'{path} records no planted rules: it was not written by synthetic_table')
+    if b'aerial_nb.synthetic' not in meta:
+        raise ValueError(f'{path} records no planted rules: it was not written by synthetic_table')
     rules = json.loads(meta[b'aerial_nb.synthetic'])['rules']
     return pd.DataFrame([(frozenset(a), frozenset(c), s, f, l, g) for a, c, s, f, l, g in rules],
                         columns=['antecedents', 'consequents', 'support', 'confidence', 'lift', 'group'])
@@ -143,7 +155,8 @@ def planted_score(
     rules: pd.DataFrame,   # a miner's rules, with `antecedents` and `consequents` as sets of `feature=value` names
     truth: pd.DataFrame,   # the planted rules (`planted_rules`, `read_planted`)
 ) -> dict:                 # planted, rules, found, recall, precision, spurious
-    "How many planted rules were found, how many returned rules are planted, and how many link features that are not planted together."
+    ("How many planted rules were found, how many returned rules are planted, and how many link features that are "
+     "not planted together.")
     key = lambda f: {(frozenset(a), frozenset(c)) for a, c in zip(f.antecedents, f.consequents)}
     found, true = key(rules), key(truth)
     group = {i.split('=', 1)[0]: g for a, c, g in zip(truth.antecedents, truth.consequents, truth.group) for i in a | c}
