@@ -40,8 +40,10 @@ class AutoEncoder(nn.Module):
         layers: int = 1,    # encoder layers (1-3 in the paper); the decoder mirrors them
     ):
         super().__init__()
-        sizes = torch.tensor(np.asarray(sizes), dtype=torch.long)   # a copy: never shares memory with the caller's array
-        if sizes.ndim != 1 or len(sizes) == 0 or (sizes < 1).any(): raise ValueError('sizes must be a non-empty list of positive category counts')
+        # a copy: never shares memory with the caller's array
+        sizes = torch.tensor(np.asarray(sizes), dtype=torch.long)
+        if sizes.ndim != 1 or len(sizes) == 0 or (sizes < 1).any():
+            raise ValueError('sizes must be a non-empty list of positive category counts')
         if not 1 <= layers <= 8: raise ValueError(f'layers must be between 1 and 8, got {layers}')
         self.n_features, self.n_items = len(sizes), int(sizes.sum())
         self.register_buffer('sizes', sizes)
@@ -140,18 +142,24 @@ class Model:
     def __repr__(self):
         k = f', {len(self.net.nets)} models' if isinstance(self.net, Ensemble) else ''
         return (f'Model({self.encoder.n_items} items, widths {self.net.widths}{k}, '
-                f'{len(self.history)} steps, final loss {self.history[-1]:.4f})' if self.history else 'Model(untrained)')
+                f'{len(self.history)} steps, final loss {self.history[-1]:.4f})' if self.history
+                else 'Model(untrained)')
 
 # %% ../nbs/02_network.ipynb #fb521d57
 def _as_codes(X, enc: Encoder) -> torch.Tensor:
-    "The rows to train on as (n, k) int16 codes (-1: unknown): from a one-hot matrix (n, D) or from integer codes (n, k)."
+    ("The rows to train on as (n, k) int16 codes (-1: unknown): "
+     "from a one-hot matrix (n, D) or from integer codes (n, k).")
     if not isinstance(enc, Encoder): raise TypeError(f'expected an Encoder (from `encode`), got {type(enc).__name__}')
     X = np.asarray(X)
     if X.ndim != 2 or X.shape[1] not in (enc.n_items, len(enc)):
-        raise ValueError(f'X must be (rows, {enc.n_items}) one-hot rows or (rows, {len(enc)}) codes for this encoder, got {X.shape}')
+        raise ValueError(f'X must be (rows, {enc.n_items}) one-hot rows or (rows, {len(enc)}) codes for this '
+                         f'encoder, got {X.shape}')
     if len(X) == 0: raise ValueError('X has no rows')
-    if np.issubdtype(X.dtype, np.integer) and X.shape[1] == len(enc) and not (len(enc) == enc.n_items and X.max(initial=0) == 1):   # codes, not one-hot
-        if ((X < -1) | (X >= enc.sizes)).any(): raise ValueError('codes must lie in -1..c_i - 1 for each feature i (as Encoder.codes makes them)')
+    # codes, not one-hot
+    if (np.issubdtype(X.dtype, np.integer) and X.shape[1] == len(enc)
+            and not (len(enc) == enc.n_items and X.max(initial=0) == 1)):
+        if ((X < -1) | (X >= enc.sizes)).any():
+            raise ValueError('codes must lie in -1..c_i - 1 for each feature i (as Encoder.codes makes them)')
         return torch.as_tensor(X.astype(np.int16))
     X = torch.as_tensor(X.astype(np.float32))
     if ((X != 0) & (X != 1)).any(): raise ValueError('X must be one-hot (0/1), as Encoder.transform makes it')
@@ -162,13 +170,15 @@ def _as_codes(X, enc: Encoder) -> torch.Tensor:
 def _onehot(codes: torch.Tensor, starts: torch.Tensor, n_items: int) -> torch.Tensor:
     "(b, D) float one-hot rows of (b, k) codes (-1: no item of that feature)."
     codes = codes.long()
-    return torch.zeros(len(codes), n_items + 1, device=starts.device).scatter_(1, torch.where(codes >= 0, codes + starts, n_items), 1.0)[:, :-1]
+    return torch.zeros(len(codes), n_items + 1, device=starts.device).scatter_(
+        1, torch.where(codes >= 0, codes + starts, n_items), 1.0)[:, :-1]
 
 def _fit(codes, net, s: dict, seed: int, bar) -> list:
     "Train `net` in place on the rows `codes` (already on its device), as the paper does; the loss of every step."
     device = codes.device
     gen = torch.Generator(device='cpu').manual_seed(seed)
-    opt = torch.optim.Adam(net.parameters(), lr=s['lr'], weight_decay=s['weight_decay'], fused=device.type in ('cpu', 'cuda') or None)
+    opt = torch.optim.Adam(net.parameters(), lr=s['lr'], weight_decay=s['weight_decay'],
+                           fused=device.type in ('cpu', 'cuda') or None)
     n, bs, history = len(codes), int(s['batch_size']), []
     starts = torch.cumsum(net.sizes, 0) - net.sizes
     net.train()
@@ -193,12 +203,14 @@ def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
     return codes
 
 def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
-    "`masked_rows` with the network's constants given: (b, D) masked input, (b, D) one-hot rows, (b, k) their items (D where unknown)."
+    ("`masked_rows` with the network's constants given: (b, D) masked input, (b, D) one-hot rows, "
+     "(b, k) their items (D where unknown).")
     b, k = codes.shape
     codes = codes.to(uniform.device, torch.long)
     items = torch.where(codes >= 0, codes + starts, len(uniform))
     y = torch.zeros(b, len(uniform) + 1, device=uniform.device).scatter_(1, items, 1.0)[:, :-1]
-    shown = (torch.rand(b, k, generator=gen) * k < torch.randint(0, observe + 1, (b, 1), generator=gen)).to(uniform.device) & (codes >= 0)
+    shown = (torch.rand(b, k, generator=gen) * k
+             < torch.randint(0, observe + 1, (b, 1), generator=gen)).to(uniform.device) & (codes >= 0)
     return torch.where(shown[:, feature_of], y, uniform), y, items
 
 def masked_rows(
@@ -208,7 +220,8 @@ def masked_rows(
     gen: torch.Generator,   # CPU generator for the masks
 ) -> tuple:                 # (b, D) masked input, (b, D) clean one-hot rows
     "Training rows that look like test vectors: a few features shown, the others uniform."
-    x, y, _ = _masked(codes, torch.cumsum(net.sizes, 0) - net.sizes, (1.0 / net.sizes.float())[net.feature_of], net.feature_of, observe, gen)
+    x, y, _ = _masked(codes, torch.cumsum(net.sizes, 0) - net.sizes, (1.0 / net.sizes.float())[net.feature_of],
+                      net.feature_of, observe, gen)
     return x, y
 
 # %% ../nbs/02_network.ipynb #b2fe7523
@@ -258,7 +271,8 @@ CYCLE_ITEMS = 500                         # a cycle has CYCLE steps for every CY
 
 class _Centred:
     "The first layer seen from inputs centred on the uniform vector: W (x - u) + c, with c = b + W u."
-    def __init__(self, layer: nn.Linear, u: torch.Tensor): self.layer, self.u, self.weight, self.bias = layer, u, layer.weight, layer.bias + layer.weight @ u
+    def __init__(self, layer: nn.Linear, u: torch.Tensor):
+        self.layer, self.u, self.weight, self.bias = layer, u, layer.weight, layer.bias + layer.weight @ u
     def sync(self): self.layer.bias.copy_(self.bias - self.weight @ self.u)
 
 class _Member:
@@ -288,8 +302,8 @@ class _Member:
         "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
         history = []
         for i in range(steps):
-            x, y, items = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts, self.uniform,
-                                  self.net.feature_of, s['observe'], self.gen)
+            x, y, items = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
+                                  self.uniform, self.net.feature_of, s['observe'], self.gen)
             loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks, items)
             self.adam.step(grads, s['lr'] * (1 - i / steps))
             history.append(float(loss)); bar.update()
@@ -299,13 +313,16 @@ class _Member:
 # %% ../nbs/02_network.ipynb #e21764ec
 def _whole(name: str, v, low: int = 1, high: int = None) -> int:
     "`v` as an int when it is a whole number in low..high (not a bool, not text), else a ValueError naming `name`."
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low or (high is not None and v > high):
-        raise ValueError(f'{name} must be a whole number' + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low
+            or (high is not None and v > high)):
+        raise ValueError(f'{name} must be a whole number'
+                         + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
     return int(v)
 
 def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -> Model:
     codes = codes.to(device)
-    bar = tqdm(total=models * s['epochs'] * math.ceil(len(codes) / int(s['batch_size'])), desc='training', disable=not progress, leave=False)
+    bar = tqdm(total=models * s['epochs'] * math.ceil(len(codes) / int(s['batch_size'])), desc='training',
+               disable=not progress, leave=False)
     nets, histories = [], []
     with bar, cpu_threads(int(s['batch_size']) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         for i in range(models):
@@ -316,11 +333,13 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
 
 def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> Model:
-    counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])   # a feature at a time: no (n, k) int64 copy
+    # a feature at a time: no (n, k) int64 copy
+    counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])
     freq = (counts / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
     blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
-    members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device) for i in range(s['models'])]
+    members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device)
+               for i in range(s['models'])]
     bar = tqdm(total=None if until else s['steps'], desc='training', unit='step', disable=not progress, leave=False)
     cycle = CYCLE * -(-encoder.n_items // CYCLE_ITEMS)
     history = []
@@ -333,34 +352,38 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
             if (until is not None and until(model)) or len(history) >= s['steps']: return model
 
 def train(
-    X,                        # (n, D) one-hot rows from `encoder.transform`, or (n, k) integer codes from `encoder.codes`
-    encoder: Encoder,         # the encoder that made X
-    layers: int = None,       # encoder layers (default 1; paper: `default_training`)
-    epochs: int = None,       # passes over the data (default: `steps` decides; paper: `default_training`)
-    batch_size: int = None,   # rows per gradient step (default 128; paper: `default_training`)
-    lr: float = None,         # Adam's learning rate (default 1e-2 at the start of each cycle; paper 5e-3)
+    X,                      # (n, D) one-hot rows from `encoder.transform`, or (n, k) integer codes from `encoder.codes`
+    encoder: Encoder,       # the encoder that made X
+    layers: int = None,     # encoder layers (default 1; paper: `default_training`)
+    epochs: int = None,     # passes over the data (default: `steps` decides; paper: `default_training`)
+    batch_size: int = None, # rows per gradient step (default 128; paper: `default_training`)
+    lr: float = None,       # Adam's learning rate (default 1e-2 at the start of each cycle; paper 5e-3)
     weight_decay: float = 2e-8, # Adam weight decay (paper)
-    noise: float = 0.5,       # paper: training noise uniform in [-noise, noise], then clipped to [0, 1]
-    seed: int = 0,            # seeds weights, batches and noise (member i of an ensemble uses seed + i)
-    models: int = 1,          # train this many models and average their outputs (`Ensemble`)
-    device: str = 'cpu',      # 'cpu', 'cuda', or any torch device
-    progress: bool = True,    # show a progress bar (on stderr)
-    paper: bool = False,      # train exactly as the paper does (uniform noise, BCE, `default_training`)
-    steps: int = None,        # gradient steps (default 100; with `until`, the most: 1,000)
-    until=None,               # called with the model after every cycle; training stops when it returns True
-    observe: int = 2,         # training rows show 0..observe features: the antecedent lengths asked about
+    noise: float = 0.5,     # paper: training noise uniform in [-noise, noise], then clipped to [0, 1]
+    seed: int = 0,          # seeds weights, batches and noise (member i of an ensemble uses seed + i)
+    models: int = 1,        # train this many models and average their outputs (`Ensemble`)
+    device: str = 'cpu',    # 'cpu', 'cuda', or any torch device
+    progress: bool = True,  # show a progress bar (on stderr)
+    paper: bool = False,    # train exactly as the paper does (uniform noise, BCE, `default_training`)
+    steps: int = None,      # gradient steps (default 100; with `until`, the most: 1,000)
+    until=None,             # called with the model after every cycle; training stops when it returns True
+    observe: int = 2,       # training rows show 0..observe features: the antecedent lengths asked about
 ) -> Model:
-    "Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; `Model.settings` holds the arguments that repeat it."
+    ("Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; "
+     "`Model.settings` holds the arguments that repeat it.")
     X = _as_codes(X, encoder)
     models, seed = _whole('models', models), _whole('seed', seed, 0, 2**63 - 1)
     for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size, steps=steps).items():
         if v is not None: _whole(k, v)
-    if lr is not None and not (isinstance(lr, (int, float)) and lr > 0): raise ValueError(f'lr must be a positive number, got {lr!r}')
+    if lr is not None and not (isinstance(lr, (int, float)) and lr > 0):
+        raise ValueError(f'lr must be a positive number, got {lr!r}')
     device = torch.device(device)
     if paper:
         if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
-        s = {**default_training(len(X), encoder.n_items), **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
-        return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed, models=models, paper=True), models, device, progress)
+        s = {**default_training(len(X), encoder.n_items),
+             **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
+        return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed,
+                                             models=models, paper=True), models, device, progress)
     batch = batch_size or 128
     total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)
     s = dict(paper=False, layers=layers or 1, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,

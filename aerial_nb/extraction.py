@@ -49,7 +49,8 @@ def next_candidates(
     "Apriori join: extend passing sets by one passing item of a new feature; keep sets whose l-subsets all passed."
     l = passed.shape[1]
     if not len(passed) or not len(singles): return np.zeros((0, l + 1), np.int64)
-    ok = (singles[None, :] > passed[:, -1:]) & (feature_of[singles][None, :, None] != feature_of[passed][:, None, :]).all(2)
+    ok = ((singles[None, :] > passed[:, -1:])
+          & (feature_of[singles][None, :, None] != feature_of[passed][:, None, :]).all(2))
     r, c = np.nonzero(ok)
     cand = np.concatenate([passed[r], singles[c, None]], 1)
     for drop in range(l - 1):                                   # dropping the new item gives `passed` itself
@@ -81,7 +82,8 @@ def probe(
 ) -> tuple:                    # ante_prob (m,), passes (m,), rule_set (r,), rule_cons (r,), cons_prob (r,)
     "Mark each candidate set in a test vector, run the model, apply the τa and τc checks."
     D, dev = model.encoder.n_items, model.device
-    allowed = torch.ones(D, dtype=torch.bool, device=dev) if consequents is None else torch.as_tensor(consequents, device=dev)
+    allowed = (torch.ones(D, dtype=torch.bool, device=dev) if consequents is None
+               else torch.as_tensor(consequents, device=dev))
     ante_prob, sets, cons, cprob = [], [], [], []
     for i, c, p, in_marked in outputs(model, cand, memory_mb):
         a = p.gather(1, c).min(1).values
@@ -105,7 +107,9 @@ class Rules:
     params: dict = field(default_factory=dict)  # thresholds and timings
 
     def __len__(self): return len(self.cons)
-    def __repr__(self): return f'Rules({len(self)} rules, ' + ', '.join(f'{k}={v}' for k, v in self.params.items() if not k.endswith('_s')) + ')'
+    def __repr__(self):
+        return (f'Rules({len(self)} rules, '
+                + ', '.join(f'{k}={v}' for k, v in self.params.items() if not k.endswith('_s')) + ')')
     def items(self, row) -> list:
         "Antecedent item names of one rule."
         return [self.encoder.items[i] for i in self.ante[row] if i >= 0]
@@ -114,11 +118,13 @@ class Rules:
 def check_tau(**taus):
     "Refuse similarity thresholds outside (0, 1), naming the one at fault (`check_tau(tau_a=0.5)`)."
     for k, t in taus.items():
-        if t is not None and not (isinstance(t, (int, float)) and 0 < t < 1): raise ValueError(f'{k} must be in (0, 1), got {t!r}')
+        if t is not None and not (isinstance(t, (int, float)) and 0 < t < 1):
+            raise ValueError(f'{k} must be in (0, 1), got {t!r}')
 
 def check_model(model: Model):
     "Refuse anything but a trained `Model`."
-    if not isinstance(model, Model): raise TypeError(f'expected a trained Model (from `train`), got {type(model).__name__}')
+    if not isinstance(model, Model):
+        raise TypeError(f'expected a trained Model (from `train`), got {type(model).__name__}')
     if not model.history: raise ValueError('the model is untrained')
 
 def check_depth(
@@ -128,9 +134,13 @@ def check_depth(
     "Refuse a model of one feature and an antecedent length that leaves no feature for the consequent."
     check_model(model)
     k = len(model.encoder.features)
-    if k < 2: raise ValueError(f'rules need at least two features, one for the antecedent and one for the consequent; the table has {k}')
-    if not (isinstance(max_antecedents, (int, np.integer)) and not isinstance(max_antecedents, bool) and 1 <= max_antecedents < k):
-        raise ValueError(f'max_antecedents must be between 1 and {k - 1} (the features left for a consequent), got {max_antecedents!r}')
+    if k < 2:
+        raise ValueError('rules need at least two features, one for the antecedent and one for the '
+                         f'consequent; the table has {k}')
+    if not (isinstance(max_antecedents, (int, np.integer)) and not isinstance(max_antecedents, bool)
+            and 1 <= max_antecedents < k):
+        raise ValueError(f'max_antecedents must be between 1 and {k - 1} (the features left for a consequent), '
+                         f'got {max_antecedents!r}')
 
 # %% ../nbs/03_extraction.ipynb #cdc1c9e6
 def walk(
@@ -166,8 +176,10 @@ def extract_rules(
     enc, t0 = model.encoder, time.perf_counter()
     singles = np.arange(enc.n_items) if antecedents is None else enc.item_index(antecedents, features=True)
     allowed = None
-    if consequents is not None: allowed = np.zeros(enc.n_items, bool); allowed[enc.item_index(consequents, features=True)] = True
-    out = [(c[rs], rc, ap[rs], cp) for c, (ap, ok, rs, rc, cp) in walk(model, singles, max_antecedents, tau_a, tau_c, allowed, memory_mb)]
+    if consequents is not None:
+        allowed = np.zeros(enc.n_items, bool); allowed[enc.item_index(consequents, features=True)] = True
+    out = [(c[rs], rc, ap[rs], cp)
+           for c, (ap, ok, rs, rc, cp) in walk(model, singles, max_antecedents, tau_a, tau_c, allowed, memory_mb)]
     ante = pad_sets([o[0] for o in out], max_antecedents)
     cons, aprob, cprob = (np.concatenate([o[i] for o in out]) for i in (1, 2, 3))
     return Rules(enc, ante, cons, aprob, cprob, dict(max_antecedents=max_antecedents, tau_a=tau_a, tau_c=tau_c,
@@ -204,12 +216,14 @@ def to_frame(self: Rules,
     return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
         ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
 
-SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')   # what an extraction reports beside the rules
+# what an extraction reports beside the rules
+SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')
 
 @patch
 def summary(self: Rules,
     X,        # the one-hot data, its bit sets or `BitTable`, to count on
 ) -> dict:
-    "Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); what the extraction counted."
+    ("Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); "
+     "what the extraction counted.")
     return dict(rows=as_bits(X)[1], categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
                 **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})

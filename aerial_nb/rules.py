@@ -11,7 +11,8 @@ import pandas as pd
 
 from .encoding import Encoder
 from .autoencoder import Model, train
-from .bitsets import BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets, row_ids, rule_keys
+from .bitsets import (BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets,
+                               row_ids, rule_keys)
 from .quality import MARGIN, Z, redundant, verified
 from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
@@ -64,7 +65,8 @@ def levels(
             p, marked, s = p.cpu().numpy(), marked.cpu().numpy(), slice(i, i + len(p))
             yield level, sets[s], support[s], p, marked
             if level < depth:
-                r, y = np.nonzero((support[s, None] * p >= SLACK * floor) & starts & ~marked & (np.arange(D) > sets[s][:, -1:]))
+                r, y = np.nonzero((support[s, None] * p >= SLACK * floor) & starts & ~marked
+                                  & (np.arange(D) > sets[s][:, -1:]))
                 grow.append(np.column_stack([sets[s][r], y]))
         if not grow: return
         sets = np.concatenate(grow)
@@ -115,7 +117,8 @@ def rule_items(
 ) -> tuple:             # (D,) bool items allowed in antecedents, (D,) bool items allowed as consequents
     "The items rules may use, checked against the encoder (unknown names are an error that lists them)."
     if target is None: return _items(enc, antecedents, 'antecedents'), _items(enc, consequents, 'consequents')
-    if antecedents is not None or consequents is not None: raise ValueError('target already fixes antecedents and consequents; give it alone')
+    if antecedents is not None or consequents is not None:
+        raise ValueError('target already fixes antecedents and consequents; give it alone')
     cons = _items(enc, target, 'target')
     if not cons.any(): raise ValueError('give at least one target column or item')
     ante = ~np.isin(enc.feature_of, enc.feature_of[cons])
@@ -123,7 +126,8 @@ def rule_items(
     return ante, cons
 
 def check_thresholds(
-    min_confidence: float = MIN_CONFIDENCE, min_lift: float = MIN_LIFT, min_support: float = None, margin: float = MARGIN, z: float = Z,
+    min_confidence: float = MIN_CONFIDENCE, min_lift: float = MIN_LIFT, min_support: float = None,
+    margin: float = MARGIN, z: float = Z,
 ):
     "Refuse thresholds outside their ranges, naming the one at fault."
     fraction(min_confidence, 'min_confidence')
@@ -162,9 +166,10 @@ def find_rules(
     keep[keep] = ~redundant(bits, cand.ante[keep], cand.cons[keep], margin, z, n_rows=n)
     t2 = time.perf_counter()
     return Rules(enc, cand.ante[keep], cand.cons[keep], cand.ante_prob[keep], cand.cons_prob[keep],
-                 dict(mode='verified', max_antecedents=max_antecedents, min_confidence=min_confidence, min_lift=min_lift,
-                      min_support=min_support, margin=margin, z=z, candidates=len(cand), test_vectors=cand.params['test_vectors'],
-                      near_constant=near, extract_s=t2 - t0, propose_s=t1 - t0, count_s=t2 - t1))
+                 dict(mode='verified', max_antecedents=max_antecedents, min_confidence=min_confidence,
+                      min_lift=min_lift, min_support=min_support, margin=margin, z=z, candidates=len(cand),
+                      test_vectors=cand.params['test_vectors'], near_constant=near, extract_s=t2 - t0,
+                      propose_s=t1 - t0, count_s=t2 - t1))
 
 # %% ../nbs/03a_rules.ipynb #bfb86dc6
 STABLE = 0.9   # training stops when two successive cycles find rule sets at least this similar (Jaccard)
@@ -190,16 +195,20 @@ def run_summary(
     extract_s: float, # seconds of extraction
 ) -> dict:            # found, then training rows and steps, times, the table's facts, peak memory
     "One summary of a mining run (`fit_rules`, `aerial-nb mine` and `itemsets`): what it found, then how."
-    out = dict(found, training_rows=facts['training_rows'], sampled=facts['sampled'], steps=len(model.history), train_s=train_s, extract_s=extract_s)
+    out = dict(found, training_rows=facts['training_rows'], sampled=facts['sampled'], steps=len(model.history),
+               train_s=train_s, extract_s=extract_s)
     return {**out, **{k: v for k, v in facts.items() if k not in out}, 'peak_memory_mb': peak_memory_mb()}
 
 def _data(data, enc: Encoder) -> tuple:
-    "(encoder, training rows, bit sets of all rows, bit sets of the training rows, facts) of a `Scan` or of a one-hot matrix."
+    ("(encoder, training rows, bit sets of all rows, bit sets of the training rows, facts) of a `Scan` or "
+     "of a one-hot matrix.")
     if isinstance(data, Scan):
         facts = scan_facts(data)
-        return (data.encoder, data.sample, data.bits, BitTable([(code_bits(data.sample, data.encoder.sizes), len(data.sample))], data.encoder.n_items) if facts['sampled'] else data.bits,
-                facts)
-    if not isinstance(enc, Encoder): raise TypeError('give a Scan (from `scan_table`), or a one-hot matrix with the Encoder that made it')
+        return (data.encoder, data.sample, data.bits,
+                BitTable([(code_bits(data.sample, data.encoder.sizes), len(data.sample))], data.encoder.n_items)
+                if facts['sampled'] else data.bits, facts)
+    if not isinstance(enc, Encoder):
+        raise TypeError('give a Scan (from `scan_table`), or a one-hot matrix with the Encoder that made it')
     bits, n = as_bits(data)
     bits = BitTable([(bits, n)], enc.n_items)
     return enc, data, bits, bits, dict(rows=n, training_rows=n, sampled=False)
@@ -211,7 +220,8 @@ def _check_options(enc: Encoder, max_antecedents, min_confidence, min_lift, min_
     unknown = sorted(set(train_options) - set(inspect.signature(train).parameters) - {'device', 'seed', 'progress'})
     if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train')
     if paper:
-        if target is not None: antecedents, consequents = [f for f in enc.features if f not in np.atleast_1d(target)], target
+        if target is not None:
+            antecedents, consequents = [f for f in enc.features if f not in np.atleast_1d(target)], target
         check_tau(tau_a=tau_a, tau_c=tau_c); rule_items(enc, antecedents, consequents)
     else: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
     return antecedents, consequents
@@ -234,7 +244,8 @@ def fit_rules(
     progress: bool = False,       # progress bar while training
     **train_options,              # passed to `train` (layers, steps, epochs, batch_size, models, ...); steps or epochs fix the length
 ) -> tuple:                       # (model, rules, summary)
-    "Train on the rows (or the training sample of a scan) and extract the rules, counted on every row: the model, its rules and what was done."
+    ("Train on the rows (or the training sample of a scan) and extract the rules, counted on every row: "
+     "the model, its rules and what was done.")
     enc, rows, bits, sample_bits, facts = _data(data, enc)
     antecedents, consequents = _check_options(enc, max_antecedents, min_confidence, min_lift, min_support, target,
                                               antecedents, consequents, paper, tau_a, tau_c, **train_options)
@@ -244,7 +255,8 @@ def fit_rules(
         train_s = time.perf_counter() - t0
         rules = extract_rules(model, max_antecedents, tau_a, tau_c, antecedents, consequents)
     else:
-        find = lambda m, b: find_rules(m, b, None, max_antecedents, min_confidence, min_lift, min_support, antecedents, consequents, target)
+        find = lambda m, b: find_rules(m, b, None, max_antecedents, min_confidence, min_lift, min_support,
+                                       antecedents, consequents, target)
         state = {}
         def settled(m: Model) -> bool:
             r = find(m, sample_bits)
@@ -278,11 +290,16 @@ def mine(
 ) -> pd.DataFrame:                # rules with exact metrics; `attrs['summary']` says what was done
     "Read `data` (in batches), train Aerial+'s autoencoder, and return the rules it finds, scored exactly on every row."
     check = lambda enc: _check_options(enc, max_antecedents, min_confidence, min_lift, min_support, target, **options)
-    if client is None: s = scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
+    if client is None:
+        s = scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, drop=drop,
+                       **(encoder_options or {}))
     else:
-        from aerial_nb.cluster import scan_cluster                        # Dask is imported only when a cluster is asked for
-        s = scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, drop=drop, **(encoder_options or {}))
-    _, rules, summary = fit_rules(s, None, max_antecedents, min_confidence, min_lift, min_support, target, seed=seed, progress=progress, **options)
+        # Dask is imported only when a cluster is asked for
+        from aerial_nb.cluster import scan_cluster
+        s = scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, drop=drop,
+                         **(encoder_options or {}))
+    _, rules, summary = fit_rules(s, None, max_antecedents, min_confidence, min_lift, min_support, target, seed=seed,
+                                  progress=progress, **options)
     out = rules.to_frame(s.bits)
     out.attrs['summary'] = summary
     return out

@@ -37,8 +37,10 @@ def frequent_itemsets(
     check_tau(tau_i=tau_i); check_model(model)
     enc, t0 = model.encoder, time.perf_counter()
     if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
-        raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
-    found = [(c[ok], ap[ok]) for c, (ap, ok, *_) in walk(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
+        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
+                         f'(the number of features), got {max_length!r}')
+    found = [(c[ok], ap[ok])
+             for c, (ap, ok, *_) in walk(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
     sets, prob = pad_sets([f[0] for f in found], max_length), np.concatenate([f[1] for f in found])
     if X is None: support = np.full(len(sets), np.nan)
     else: bits, n = data_bits(X, enc); support = itemset_counts(bits, sets, n_rows=n) / n
@@ -46,7 +48,8 @@ def frequent_itemsets(
     out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
                         'itemset_prob': prob.astype(float)})
     out.attrs['params'] = dict(max_length=max_length, tau_i=tau_i, extract_s=time.perf_counter() - t0)
-    out.attrs['sets'] = sets                                   # the same itemsets as (m, max_length) indices, padded with -1
+    # the same itemsets as (m, max_length) indices, padded with -1
+    out.attrs['sets'] = sets
     return out
 
 # %% ../nbs/04_variants.ipynb #e6a13fcf
@@ -65,7 +68,9 @@ def class_rules(
     if not model.settings.get('paper', True):
         if X is None: raise ValueError('the model was trained for verified rules: pass the data as X to verify them on')
         return find_rules(model, X, None, max_antecedents, target=target, **checks)
-    if checks: raise TypeError(f'{sorted(checks)} apply to a model trained for verified rules; this one was trained with paper=True')
+    if checks:
+        raise TypeError(f'{sorted(checks)} apply to a model trained for verified rules; '
+                        'this one was trained with paper=True')
     enc = model.encoder
     cons = _singles(enc, target)
     if not len(cons): raise ValueError('give at least one target column or item')
@@ -112,14 +117,17 @@ def verified_itemsets(
     check_model(model)
     enc, t0 = model.encoder, time.perf_counter()
     if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
-        raise ValueError(f'max_length must be between 1 and {len(enc.features)} (the number of features), got {max_length!r}')
+        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
+                         f'(the number of features), got {max_length!r}')
     bits, n = data_bits(X, enc)
     starts = np.zeros(enc.n_items, bool); starts[_singles(enc, items)] = True
-    found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1)) for _, sets, sup, p, _ in levels(model, bits, n, max_length, min_support, starts, memory_mb)]
+    found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1))
+             for _, sets, sup, p, _ in levels(model, bits, n, max_length, min_support, starts, memory_mb)]
     sets = pad_sets([f[0] for f in found], max_length)
     support, prob = (np.concatenate([f[k] for f in found]) if found else np.zeros(0) for k in (1, 2))
     names = np.array(enc.items, dtype=object)
-    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets], 'itemset_prob': prob.astype(float)})
+    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
+                        'itemset_prob': prob.astype(float)})
     out.attrs['params'] = dict(max_length=max_length, min_support=min_support, extract_s=time.perf_counter() - t0)
     out.attrs['sets'] = sets
     return out

@@ -28,9 +28,11 @@ def _version(p: str) -> str | None:
 def machine_info(
     packages=(),   # the other packages a study ran (its baselines), whose versions count too
 ) -> dict:         # platform, processor, cpus, python, packages (name -> version, None when not installed)
-    "Where a result was measured: OS, CPU, cores, Python, and the versions of aerial_nb, torch, numpy, pandas and `packages`."
-    return dict(platform=platform.platform(), processor=platform.processor() or platform.machine(), cpus=os.cpu_count(),
-                python=platform.python_version(), packages={p: _version(p) for p in dict.fromkeys([*CORE_PACKAGES, *packages])})
+    ("Where a result was measured: OS, CPU, cores, Python, and the versions of aerial_nb, torch, numpy, "
+     "pandas and `packages`.")
+    return dict(platform=platform.platform(), processor=platform.processor() or platform.machine(),
+                cpus=os.cpu_count(), python=platform.python_version(),
+                packages={p: _version(p) for p in dict.fromkeys([*CORE_PACKAGES, *packages])})
 
 # %% ../../nbs/04a_harness.ipynb #fcafcd6f
 def best_of(
@@ -38,7 +40,8 @@ def best_of(
     repeat: int = 3,  # runs
 ) -> tuple:           # (seconds, result) of the fastest run
     "Wall time and result of the fastest of `repeat` runs of `f`."
-    if not (isinstance(repeat, int) and repeat >= 1): raise ValueError(f'repeat must be a whole number of at least 1, got {repeat!r}')
+    if not (isinstance(repeat, int) and repeat >= 1):
+        raise ValueError(f'repeat must be a whole number of at least 1, got {repeat!r}')
     best = None
     for _ in range(repeat):
         t0 = time.perf_counter(); out = f(); t = time.perf_counter() - t0
@@ -52,9 +55,11 @@ def labelled(
 ) -> pd.DataFrame: # (n, k) category labels, one column per feature
     "The one-hot table as a table of category labels (numeric columns in aerial_nb's bins), for other packages."
     X = np.asarray(X)
-    if X.shape[1] != enc.n_items or (X.sum(1) != len(enc)).any(): raise ValueError(f'X must hold one of the {enc.n_items} items of each of the {len(enc)} features in every row')
+    if X.shape[1] != enc.n_items or (X.sum(1) != len(enc)).any():
+        raise ValueError(f'X must hold one of the {enc.n_items} items of each of the {len(enc)} features in every row')
     items = np.nonzero(X)[1].reshape(len(X), len(enc))
-    return pd.DataFrame(np.array([c for cats in enc.categories for c in cats], dtype=object)[items], columns=enc.features)
+    return pd.DataFrame(np.array([c for cats in enc.categories for c in cats], dtype=object)[items],
+                        columns=enc.features)
 
 # %% ../../nbs/04a_harness.ipynb #8b89daaf
 def json_records(
@@ -69,7 +74,8 @@ def markdown_table(
 ) -> str:              # a GitHub markdown table
     "A frame as a markdown table, index included."
     t = t.reset_index() if any(n is not None for n in t.index.names) else t
-    fmt = lambda v: f'{v:.{digits}f}'.rstrip('0').rstrip('.') if isinstance(v, (float, np.floating)) and np.isfinite(v) else str(v)
+    fmt = lambda v: (f'{v:.{digits}f}'.rstrip('0').rstrip('.')
+                     if isinstance(v, (float, np.floating)) and np.isfinite(v) else str(v))
     head = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else str(c) for c in t.columns]
     lines = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
     return '\n'.join(lines + ['| ' + ' | '.join(fmt(v) for v in row) + ' |' for row in t.itertuples(index=False)])
@@ -91,13 +97,15 @@ def write_results(
     "Save a study's results as NAME.json and NAME.md, both opening with the same header: created, note, machine."
     clash = sorted(set(HEADER) & set(record))
     if clash: raise ValueError(f'the record may not hold {clash}: the header writes them')
-    head = dict(created=created or datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note, machine=machine or machine_info(packages))
+    head = dict(created=created or datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note,
+                machine=machine or machine_info(packages))
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     (folder/f'{name}.json').write_text(json.dumps({**head, **record}, indent=1, allow_nan=False) + '\n')
     m = head['machine']
     pk = ', '.join(f'{k} {v}' for k, v in m['packages'].items() if v)
     lines = [f'# {title}', '', f"Created {head['created']}" + (f" by `{note}`" if note else '') + '.', '',
-             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}.", '', markdown.strip(), '']
+             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}.", '',
+             markdown.strip(), '']
     (folder/f'{name}.md').write_text('\n'.join(lines))
     return folder/f'{name}.json', folder/f'{name}.md'
 
