@@ -61,11 +61,13 @@ class Reading:
 def __str__(self: Reading) -> str:
     "The reading in words: what is marked, the τa and τc checks, and the rules they give."
     enc, p, ta, tc = self.encoder, self.probs, self.tau_a, self.tau_c
-    if not len(self.marked): return 'nothing marked: the uniform test vector; mark a category to test it as an antecedent'
+    if not len(self.marked):
+        return 'nothing marked: the uniform test vector; mark a category to test it as an antecedent'
     ps = ', '.join(f'p({enc.items[i]}) = {p[i]:.2f}' for i in self.marked)
     low = f'; smallest {self.antecedent_prob:.2f}' if len(self.marked) > 1 else ''
     lines = [f"marked: {', '.join(enc.items[i] for i in self.marked)}",
-             f"τa check: {ps}{low} {'≥' if self.passes else '<'} τa = {ta:.2f} {'✓' if self.passes else '✗ (low support)'}"]
+             f"τa check: {ps}{low} {'≥' if self.passes else '<'} τa = {ta:.2f} "
+             f"{'✓' if self.passes else '✗ (low support)'}"]
     if self.passes and len(self.consequents):
         lines += [f'τc check: p({enc.items[c]}) = {p[c]:.2f} > τc = {tc:.2f} ✓' for c in self.consequents]
     elif self.passes:
@@ -105,12 +107,16 @@ def _draw(r: Reading, ax):
     ax.bar(x, r.probs, width=0.75, color=list(color))
     ax.plot(x, r.vector, '_', color='k', ms=11, mew=1.5, label='test vector')
     lo, hi = enc.starts[:-1] - 0.45, enc.starts[1:] - 0.55
-    if mf.any(): ax.hlines(np.full(mf.sum(), r.tau_a), lo[mf], hi[mf], colors=_BLUE, linestyles='--', label=f'τa = {r.tau_a:.2f}')
-    ax.hlines(np.full((~mf).sum(), r.tau_c), lo[~mf], hi[~mf], colors=_ORANGE, linestyles=':', label=f'τc = {r.tau_c:.2f}')
+    if mf.any():
+        ax.hlines(np.full(mf.sum(), r.tau_a), lo[mf], hi[mf], colors=_BLUE, linestyles='--',
+                  label=f'τa = {r.tau_a:.2f}')
+    ax.hlines(np.full((~mf).sum(), r.tau_c), lo[~mf], hi[~mf], colors=_ORANGE, linestyles=':',
+              label=f'τc = {r.tau_c:.2f}')
     ax.vlines(enc.starts[1:-1] - 0.5, 0, 1.05, colors='0.85', lw=0.8)
     ax.set_xticks(x, [c for cs in enc.categories for c in cs], fontsize=7, rotation=90)
     tr = blended_transform_factory(ax.transData, ax.transAxes)
-    for f, a, b in zip(enc.features, enc.starts[:-1], enc.starts[1:]): ax.text((a + b - 1) / 2, 1.02, f, transform=tr, ha='center', fontsize=7)
+    for f, a, b in zip(enc.features, enc.starts[:-1], enc.starts[1:]):
+        ax.text((a + b - 1) / 2, 1.02, f, transform=tr, ha='center', fontsize=7)
     ax.set(ylim=(0, 1.05), xlim=(-0.6, len(x) - 0.4), ylabel='probability')
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
@@ -144,7 +150,8 @@ class _ModelView(widgets.VBox):
     def __init__(self, model: Model, X=None, tau_a=0.5, tau_c=0.8, figsize=(5, 2.5)):
         super().__init__()
         self.model, self.X = model, X
-        slider = lambda d, v: widgets.FloatSlider(v, min=0.05, max=0.95, step=0.01, description=d, continuous_update=False)
+        slider = lambda d, v: widgets.FloatSlider(v, min=0.05, max=0.95, step=0.01, description=d,
+                                                  continuous_update=False)
         self.tau_a, self.tau_c = slider('τa', tau_a), slider('τc', tau_c)
         for s in (self.tau_a, self.tau_c): s.observe(lambda _: self.update(), 'value')
         self.seed = widgets.BoundedIntText(model.settings.get('seed', 0), min=0, max=2**31 - 1, description='seed')
@@ -212,7 +219,8 @@ class TestVectorWidget(_ModelView):
                                                  style={'button_width': 'auto'})
                         for f, cs, a, b in zip(enc.features, enc.categories, enc.starts[:-1], enc.starts[1:])}
         for t in self.toggles.values(): t.observe(self._on_mark, 'value')
-        self.children = [*self.toggles.values(), widgets.HBox([self.tau_a, self.tau_c]), self.image, self.panel, *self._retrain_box()]
+        self.children = [*self.toggles.values(), widgets.HBox([self.tau_a, self.tau_c]), self.image, self.panel,
+                         *self._retrain_box()]
         self.update()
 
     @property
@@ -230,7 +238,8 @@ class TestVectorWidget(_ModelView):
         self.ax.clear(); _draw(self.reading, self.ax)
         names = _rule_names(extract_rules(self.model, self.max_antecedents, self.tau_a.value, self.tau_c.value))
         more = f'\n… and {len(names) - 12} more' if len(names) > 12 else ''
-        self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n' + '\n'.join(names[:12]) + more)
+        self._show(f'{self.reading}\n\nAlgorithm 1 at these thresholds finds {len(names)} rule(s):\n'
+                   + '\n'.join(names[:12]) + more)
 
 # %% ../nbs/07_walkthrough.ipynb #8d5fa9c9
 def consequent_table(
@@ -245,18 +254,21 @@ def consequent_table(
     cons = cons[np.argsort(-r.probs[cons], kind='stable')][:top]
     m = rule_metrics(X, np.broadcast_to(r.marked, (len(cons), len(r.marked))), cons, n_rows)
     return pd.DataFrame({'consequent': [enc.items[c] for c in cons], 'probability': r.probs[cons],
-                         'holds': np.isin(cons, r.consequents), 'support': m.support, 'confidence': m.confidence, 'lift': m.lift})
+                         'holds': np.isin(cons, r.consequents), 'support': m.support,
+                         'confidence': m.confidence, 'lift': m.lift})
 
 # %% ../nbs/07_walkthrough.ipynb #0156bf84
 def _draw_consequents(r: Reading, tab: pd.DataFrame, ax):
     y = np.arange(len(tab))[::-1]
-    ax.barh(y, tab.probability, height=0.6, color=np.where(tab.holds, _ORANGE, _GREY).tolist(), label='model probability')
+    ax.barh(y, tab.probability, height=0.6, color=np.where(tab.holds, _ORANGE, _GREY).tolist(),
+            label='model probability')
     ax.plot(tab.confidence, y, 'o', color='k', ms=4, label='exact confidence')
     ax.axvline(r.tau_c, color=_ORANGE, ls=':', label=f'τc = {r.tau_c:.2f}')
     ax.set_yticks(y, tab.consequent, fontsize=7)
     names = [r.encoder.items[i] for i in r.marked]
     ax.set(xlim=(0, 1.02), xlabel='probability / confidence')
-    ax.set_title(f'{rule_text(names, ["?"]) if names else "nothing marked -> ?"}  (τa check {"✓" if r.passes else "✗"})', fontsize=8)
+    ax.set_title(f'{rule_text(names, ["?"]) if names else "nothing marked -> ?"}  '
+                 f'(τa check {"✓" if r.passes else "✗"})', fontsize=8)
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
 
@@ -290,7 +302,8 @@ class RuleExplorer(_ModelView):
         opts = [('(none)', '')] + [(i, i) for i in model.encoder.items]
         self.pickers = [widgets.Dropdown(options=opts, description=f'if item {k + 1}') for k in range(max_antecedents)]
         for p in self.pickers: p.observe(lambda _: self.update(), 'value')
-        self.children = [widgets.HBox(self.pickers), widgets.HBox([self.tau_a, self.tau_c]), self.panel, self.image, self.table, *self._retrain_box()]
+        self.children = [widgets.HBox(self.pickers), widgets.HBox([self.tau_a, self.tau_c]), self.panel, self.image,
+                         self.table, *self._retrain_box()]
         self.update()
 
     @property

@@ -33,7 +33,8 @@ def stratified_folds(
 ) -> np.ndarray:    # (n,) fold number 0..k-1 of each row
     "Stratified k-fold assignment: every fold gets ⌊n_c/k⌋ or ⌈n_c/k⌉ rows of each class c."
     _, codes = np.unique(np.asarray(y), return_inverse=True)
-    if not (isinstance(k, (int, np.integer)) and 2 <= k <= len(codes)): raise ValueError(f'k must be between 2 and {len(codes)} (the rows), got {k!r}')
+    if not (isinstance(k, (int, np.integer)) and 2 <= k <= len(codes)):
+        raise ValueError(f'k must be between 2 and {len(codes)} (the rows), got {k!r}')
     order = np.random.default_rng(seed).permutation(len(codes))
     order = order[np.argsort(codes[order], kind='stable')]          # shuffled rows, grouped by class
     folds = np.empty(len(codes), np.int64)
@@ -105,7 +106,8 @@ def cba_order(
 
 # %% ../../nbs/06_classification.ipynb #21efd648
 def _first_correct(bits, yb, ante, cons, y, n) -> np.ndarray:
-    "(n,) position (in the given order) of the first rule that covers each row and predicts its class; len(cons) if none."
+    ("(n,) position (in the given order) of the first rule that covers each row and predicts its "
+     "class; len(cons) if none.")
     first = np.full(n, len(cons))
     full, k = all_rows(n, bits.shape[1]), max(1, 2**22 // n)
     for s in range(0, len(cons), k):
@@ -140,10 +142,12 @@ def cba(
         kept.append(r); errors += popcount(cov) - popcount(cov & yb[cons[r]]); left &= ~cov
         per_class = popcount(left & yb)
         defaults.append(int(per_class.argmax())); totals.append(errors + per_class.sum() - per_class.max())
-    if not kept: return RuleList(ante[:0], cons[:0], int(np.bincount(y, minlength=C).argmax()), classes, {'candidates': 0})
+    if not kept:
+        return RuleList(ante[:0], cons[:0], int(np.bincount(y, minlength=C).argmax()), classes, {'candidates': 0})
     best = int(np.argmin(totals))
     keep = np.array(kept[:best + 1])
-    return RuleList(ante[keep], cons[keep], defaults[best], classes, {'candidates': len(cand), 'train_errors': int(totals[best])})
+    return RuleList(ante[keep], cons[keep], defaults[best], classes,
+                    {'candidates': len(cand), 'train_errors': int(totals[best])})
 
 # %% ../../nbs/06_classification.ipynb #3a6bc52c
 def _child_counts(sets_bits: np.ndarray, captured: np.ndarray, yb: np.ndarray) -> np.ndarray:
@@ -165,8 +169,10 @@ def corels(
     bits, yb = item_bits(X), _class_bits(y, C)
     sb = and_rows(bits, sets, all_rows(n, bits.shape[1]))                   # (m, W) rows of each antecedent
     counts0 = np.bincount(y, minlength=C)
-    best = [(n - counts0.max()) / n, ()]                                   # objective, prefix (as (antecedent, label) pairs)
-    queue = [(0.0, 0, (), np.zeros(bits.shape[1], np.uint64), counts0)]   # (bound, tiebreak, prefix, captured, left per class)
+    # objective, prefix (as (antecedent, label) pairs)
+    best = [(n - counts0.max()) / n, ()]
+    # (bound, tiebreak, prefix, captured, left per class)
+    queue = [(0.0, 0, (), np.zeros(bits.shape[1], np.uint64), counts0)]
     seen, nodes, tick = {}, 0, 1
     while queue and nodes < max_nodes:
         b, _, prefix, captured, left = heapq.heappop(queue)
@@ -218,14 +224,18 @@ def brl(
     lhs_len = np.array([0, *(sets >= 0).sum(1)])
     nruleslen, maxlhs = Counter(lhs_len.tolist()), int(lhs_len.max(initial=1)) or 1
     Y, alpha = np.column_stack([1 - y, y]), np.asarray(alpha, float)
-    with warnings.catch_warnings():     # the sampler's acceptance ratio exp(Δ) overflows to inf for sure moves: harmless
+    # the sampler's acceptance ratio exp(Δ) overflows to inf for sure moves: harmless
+    with warnings.catch_warnings():
         warnings.filterwarnings('ignore', 'overflow encountered in exp', RuntimeWarning)
-        res, _ = B.run_bdl_multichain_serial(max_iter, 1, alpha, list_length_prior, list_width_prior, Xs, Y, nruleslen, lhs_len,
-                                             maxlhs, defaultdict(B.default_permsdic), max_iter // 2, n_chains, [None] * n_chains,
-                                             verbose=False, seed=seed)
+        res, _ = B.run_bdl_multichain_serial(max_iter, 1, alpha, list_length_prior, list_width_prior, Xs, Y, nruleslen,
+                                             lhs_len, maxlhs, defaultdict(B.default_permsdic), max_iter // 2, n_chains,
+                                             [None] * n_chains, verbose=False, seed=seed)
     perms = B.merge_chains(res)
-    try: d = B.get_point_estimate(perms, lhs_len, Xs, Y, alpha, nruleslen, maxlhs, list_length_prior, list_width_prior, verbose=False)
-    except ValueError:                  # no sampled list has the posterior's average length and width: take the MAP sample
+    try:
+        d = B.get_point_estimate(perms, lhs_len, Xs, Y, alpha, nruleslen, maxlhs, list_length_prior,
+                                 list_width_prior, verbose=False)
+    # no sampled list has the posterior's average length and width: take the MAP sample
+    except ValueError:
         d = pickle.loads(max((p for p in perms if perms[p][1] > 0), key=lambda p: perms[p][0]))
     theta, _ = B.get_rule_rhs(Xs, Y, d, alpha, False)
     theta, idx = np.array(theta), np.array(d[:-1], np.int64) - 1
@@ -298,7 +308,8 @@ def _timed(f, *args, **kw):
     return out, time.perf_counter() - t0
 
 # %% ../../nbs/06_classification.ipynb #f4298c4d
-MINERS = ('FP-Growth', 'Aerial+ (paper)', 'aerial_nb')   # the exhaustive baseline, the paper's method, the library's default
+# the exhaustive baseline, the paper's method, the library's default
+MINERS = ('FP-Growth', 'Aerial+ (paper)', 'aerial_nb')
 
 def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> dict:
     "Patterns for each classifier from one miner on the training rows: {classifier: (patterns, seconds)}."
@@ -311,7 +322,8 @@ def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> dic
         return out
     if miner == 'aerial_nb':
         d = s['aerial_nb']
-        (model, R, summary), t_rules = _timed(fit_rules, X, enc, a, d['min_confidence'], d['min_lift'], target=target, seed=seed)
+        (model, R, summary), t_rules = _timed(fit_rules, X, enc, a, d['min_confidence'], d['min_lift'],
+                                              target=target, seed=seed)
         fi, t_i = _timed(verified_itemsets, model, X, a, d['itemset_support'], items=names)
         t_train = summary['train_s']
     else:
@@ -321,7 +333,8 @@ def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> dic
         fi, t_i = _timed(frequent_itemsets, model, a, ae['tau_i'], items=names)
         t_rules = t_train + t_r
     sets, t_x = _timed(_by_length, fi.attrs['sets'])
-    return {'CBA': ((R.ante, np.searchsorted(cls, R.cons)), t_rules), 'BRL': (sets, t_train + t_i + t_x), 'CORELS': (sets, t_train + t_i + t_x)}
+    return {'CBA': ((R.ante, np.searchsorted(cls, R.cons)), t_rules), 'BRL': (sets, t_train + t_i + t_x),
+            'CORELS': (sets, t_train + t_i + t_x)}
 
 # %% ../../nbs/06_classification.ipynb #31a2d6d6
 def _fit(clf: str, X, y, patterns, s: dict):
@@ -349,7 +362,8 @@ def evaluate_fold(
             patterns, t_mine = mined[clf]
             model, t_fit = _timed(_fit, clf, Xtr, ytr, patterns, s)
             n_pat = len(patterns[1]) if clf == 'CBA' else len(patterns)
-            out.append(dict(miner=miner, classifier=clf, patterns=n_pat, accuracy=float((model.predict(X[test_rows]) == y[test_rows]).mean()),
+            out.append(dict(miner=miner, classifier=clf, patterns=n_pat,
+                            accuracy=float((model.predict(X[test_rows]) == y[test_rows]).mean()),
                             mine_s=t_mine, fit_s=t_fit, time_s=t_mine + t_fit, list_length=len(model),
                             optimal=model.info.get('optimal', np.nan)))
     return out
@@ -389,7 +403,8 @@ def classification_study(
     out = []
     for name in datasets or PAPER_DATASETS:
         if progress: print(name, flush=True)
-        out.append(cross_validate(load_uci(name, data_dir), folds, s, seed=seed, progress=progress).assign(dataset=name))
+        out.append(cross_validate(load_uci(name, data_dir), folds, s, seed=seed,
+                                  progress=progress).assign(dataset=name))
     res = pd.concat(out, ignore_index=True)
     res.attrs['settings'] = s
     return res[['dataset'] + [c for c in res.columns if c != 'dataset']]
@@ -398,12 +413,14 @@ def classification_study(
 def table4(results: pd.DataFrame) -> pd.DataFrame:
     "Fold averages per dataset, classifier and miner: patterns, accuracy (%) mean and sd, time (s)."
     g = results.groupby(['dataset', 'classifier', 'miner'], sort=False)
-    t = pd.DataFrame({'patterns': g.patterns.mean(), 'accuracy': 100 * g.accuracy.mean(), 'accuracy_sd': 100 * g.accuracy.std(),
-                      'time_s': g.time_s.mean(), 'list_length': g.list_length.mean()})
+    t = pd.DataFrame({'patterns': g.patterns.mean(), 'accuracy': 100 * g.accuracy.mean(),
+                      'accuracy_sd': 100 * g.accuracy.std(), 'time_s': g.time_s.mean(),
+                      'list_length': g.list_length.mean()})
     return t.unstack('miner').swaplevel(axis=1)[[(m, c) for m in dict.fromkeys(results.miner) for c in t.columns]]
 
 def claims(results: pd.DataFrame) -> pd.DataFrame:
-    "The paper's claim per miner, dataset and classifier: within 1 point of FP-Growth's accuracy, from fewer patterns, in less time?"
+    ("The paper's claim per miner, dataset and classifier: within 1 point of FP-Growth's accuracy, "
+     "from fewer patterns, in less time?")
     t = table4(results)
     f = t['FP-Growth']
     per = {m: pd.DataFrame({'accuracy_gap': t[m].accuracy - f.accuracy, 'accuracy_ok': t[m].accuracy >= f.accuracy - 1,
@@ -444,7 +461,8 @@ def plot_sweep(
             m = g.groupby('min_support').accuracy.mean() * 100
             ax.plot(m.index, m.values, 'o-', color=f'C{i}', label=d or 'FP-Growth')
             if study is not None and d in set(study.dataset):
-                ax.axhline(100 * study.query('dataset == @d and classifier == @clf and miner == @miner').accuracy.mean(), color=f'C{i}', ls='--', lw=1)
+                ax.axhline(100 * study.query('dataset == @d and classifier == @clf '
+                                             'and miner == @miner').accuracy.mean(), color=f'C{i}', ls='--', lw=1)
         ax.set_xscale('log'); ax.set_title(clf, fontsize=9); ax.set_xlabel('FP-Growth min. support')
     axes[0, 0].set_ylabel('accuracy (%)'); axes[0, -1].legend(fontsize=7, loc='lower left')
     fig.tight_layout()
@@ -457,12 +475,15 @@ def write_sweep(
     note: str = '',           # how the run was made (the command)
     **header,                 # `created` and `machine`, to rewrite the header of a file an older writer made
 ) -> tuple:                   # paths written
-    "Save a support sweep as `support_sweep.json` (every fold) and `support_sweep.md` (mean patterns, accuracy and time per support)."
-    t = sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False).agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'),
-                                                                                  time_s=('time_s', 'mean'))
-    md = [f"{sweep.fold.nunique()}-fold stratified cross-validation, FP-Growth patterns only; accuracy as a share.", '', markdown_table(t)]
+    ("Save a support sweep as `support_sweep.json` (every fold) and `support_sweep.md` "
+     "(mean patterns, accuracy and time per support).")
+    t = (sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False)
+         .agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'), time_s=('time_s', 'mean')))
+    md = [f"{sweep.fold.nunique()}-fold stratified cross-validation, FP-Growth patterns only; accuracy as a share.", '',
+          markdown_table(t)]
     return write_results(folder, 'support_sweep', 'FP-Growth support sweep (Appendix E)',
-                         dict(folds=int(sweep.fold.nunique()), folds_detail=json_records(sweep)), '\n'.join(md), note, _PACKAGES, **header)
+                         dict(folds=int(sweep.fold.nunique()), folds_detail=json_records(sweep)), '\n'.join(md), note,
+                         _PACKAGES, **header)
 
 # %% ../../nbs/06_classification.ipynb #34e9c888
 def write_classification(
@@ -473,9 +494,13 @@ def write_classification(
     "Save the study as `classification.json` (folds, Table 4, claims, settings) and `classification.md`."
     t, c = table4(results), claims(results)
     flat = t.copy(); flat.columns = [f'{m} {k}' for m, k in flat.columns]
-    record = dict(settings=results.attrs.get('settings', SETTINGS), folds=int(results.fold.nunique()), table4=json_records(flat.reset_index()),
-                  claims=json_records(c.reset_index()), folds_detail=json_records(results))
-    md = [f"{record['folds']}-fold stratified cross-validation; accuracy in % (mean and sd over folds), time in seconds.", '',
-          f"Settings: `{json.dumps(record['settings'])}`", '', '## Table 4', '', markdown_table(t[[(m, k) for m in dict.fromkeys(t.columns.get_level_values(0)) for k in ('patterns', 'accuracy', 'accuracy_sd', 'time_s')]], 2),
+    record = dict(settings=results.attrs.get('settings', SETTINGS), folds=int(results.fold.nunique()),
+                  table4=json_records(flat.reset_index()), claims=json_records(c.reset_index()),
+                  folds_detail=json_records(results))
+    md = [f"{record['folds']}-fold stratified cross-validation; "
+          "accuracy in % (mean and sd over folds), time in seconds.", '',
+          f"Settings: `{json.dumps(record['settings'])}`", '', '## Table 4', '',
+          markdown_table(t[[(m, k) for m in dict.fromkeys(t.columns.get_level_values(0))
+                            for k in ('patterns', 'accuracy', 'accuracy_sd', 'time_s')]], 2),
           '', "## The paper's claim against FP-Growth", '', markdown_table(c)]
     return write_results(folder, 'classification', 'Classification (Table 4)', record, '\n'.join(md), note, _PACKAGES)

@@ -37,7 +37,8 @@ def run_aerial(
 ) -> tuple:                    # ante (r, a), cons (r,), seconds (training + extraction)
     "Aerial+ as the paper times it: train the autoencoder, then extract rules."
     t0 = time.perf_counter()
-    rules = extract_rules(train(X, enc, seed=seed, progress=False, paper=True, **train_options), max_antecedents, tau_a, tau_c)
+    rules = extract_rules(train(X, enc, seed=seed, progress=False, paper=True, **train_options),
+                          max_antecedents, tau_a, tau_c)
     return rules.ante, rules.cons, time.perf_counter() - t0
 
 # %% ../../nbs/05_evaluation.ipynb #92e5c2d7
@@ -50,7 +51,8 @@ def mine_exhaustive(
 ) -> tuple:                     # ante (r, max_antecedents), cons (r,), seconds (itemsets + rules)
     "Every rule with one consequent meeting the thresholds, mined with mlxtend's FP-Growth or HMine."
     from mlxtend import frequent_patterns as fp
-    if algorithm not in ('fpgrowth', 'hmine'): raise ValueError(f"algorithm must be 'fpgrowth' or 'hmine', got {algorithm!r}")
+    if algorithm not in ('fpgrowth', 'hmine'):
+        raise ValueError(f"algorithm must be 'fpgrowth' or 'hmine', got {algorithm!r}")
     n, need = len(X), min_count(min_support, len(X), 'min_support')
     frame = pd.DataFrame(np.asarray(X, bool))
     t0 = time.perf_counter()
@@ -141,7 +143,8 @@ def mine_armae(
     return ante[keep], cons[keep], seconds
 
 # %% ../../nbs/05_evaluation.ipynb #f8a2823c
-NIAARM_ALGORITHMS = {'BAT': 'BatAlgorithm', 'GWO': 'GreyWolfOptimizer', 'SC': 'SineCosineAlgorithm', 'FSS': 'FishSchoolSearch'}
+NIAARM_ALGORITHMS = {'BAT': 'BatAlgorithm', 'GWO': 'GreyWolfOptimizer', 'SC': 'SineCosineAlgorithm',
+                     'FSS': 'FishSchoolSearch'}
 DEFAULT_EVALS, PAPER_EVALS = 500, 50_000   # fitness evaluations: our default run, and the paper's
 
 def item_table(enc: Encoder, X) -> pd.DataFrame:
@@ -165,7 +168,8 @@ def mine_niaarm(
     algo = getattr(basic, NIAARM_ALGORITHMS[algorithm])(population_size=population, seed=seed)
     rules, seconds = get_rules(Dataset(item_table(enc, X)), algo, ['support', 'confidence'], max_evals=max_evals)
     index = {name: i for i, name in enumerate(enc.items)}
-    sides = [[[index[f.categories[0]] for f in getattr(r, side)] for r in rules] for side in ('antecedent', 'consequent')]
+    sides = [[[index[f.categories[0]] for f in getattr(r, side)] for r in rules]
+             for side in ('antecedent', 'consequent')]
     return *(index_sets(s) for s in sides), seconds
 
 # %% ../../nbs/05_evaluation.ipynb #bbc98630
@@ -254,7 +258,8 @@ def summary_table(
     df: pd.DataFrame,  # `rule_quality_study`'s rows
 ) -> pd.DataFrame:     # mean over seeds per (dataset, method), Table 3's columns
     "Table 3: rules, time, coverage, average support and confidence per dataset and method, and the average lift."
-    df = df.assign(dataset=pd.Categorical(df.dataset, list(dict.fromkeys(df.dataset))), method=pd.Categorical(df.method, METHODS))
+    df = df.assign(dataset=pd.Categorical(df.dataset, list(dict.fromkeys(df.dataset))),
+                   method=pd.Categorical(df.method, METHODS))
     t = df.groupby(['dataset', 'method'], observed=True)[COLUMNS].mean()
     t.index = t.index.set_levels([l.astype(str) for l in t.index.levels])
     return t
@@ -271,8 +276,10 @@ def check_targets(
     for name, g in df.groupby('dataset', sort=False):
         a, fp = g[g.method == 'Aerial+'], g[g.method == 'FP-Growth']
         r = a.rules.to_numpy(float)
-        out.append(dict(dataset=name, seeds=len(a), rules=r.mean(), fp_growth_rules=fp.rules.mean() if len(fp) else np.nan,
-                        coverage=a.coverage.mean(), confidence=a.confidence.mean(), target_confidence=TARGETS['confidence'].get(name, np.nan),
+        out.append(dict(dataset=name, seeds=len(a), rules=r.mean(),
+                        fp_growth_rules=fp.rules.mean() if len(fp) else np.nan,
+                        coverage=a.coverage.mean(), confidence=a.confidence.mean(),
+                        target_confidence=TARGETS['confidence'].get(name, np.nan),
                         variation=np.abs(r / r.mean() - 1).max() if len(a) > 1 and r.mean() > 0 else np.nan))
     t = pd.DataFrame(out).set_index('dataset')
     known = lambda ok, value: ok.astype(object).where(value.notna())   # undecided (nan) without FP-Growth or seeds
@@ -298,9 +305,12 @@ def antecedent_sweep(
             for a in antecedents:
                 if a >= len(enc.features): continue
                 runs = [('Aerial+', run_aerial(enc, X, seed, max_antecedents=a))]
-                if a <= exhaustive_max: runs += [(m, mine_exhaustive(X, min_support, max_antecedents=a, algorithm=m.lower().replace('-', '')))
-                                                 for m in ('FP-Growth', 'HMine')]
-                rows += [dict(dataset=name, method=m, antecedents=a, rules=len(r[1]), time_s=r[2], min_support=min_support) for m, r in runs]
+                if a <= exhaustive_max:
+                    runs += [(m, mine_exhaustive(X, min_support, max_antecedents=a,
+                                                 algorithm=m.lower().replace('-', '')))
+                             for m in ('FP-Growth', 'HMine')]
+                rows += [dict(dataset=name, method=m, antecedents=a, rules=len(r[1]), time_s=r[2],
+                              min_support=min_support) for m, r in runs]
     return pd.DataFrame(rows)
 
 # %% ../../nbs/05_evaluation.ipynb #393c0555
@@ -357,13 +367,16 @@ def write_rule_quality(
     folder,             # where to write (created if needed)
     note: str = '',     # how the run was made (the command)
 ) -> tuple:             # paths of rule_quality.json and rule_quality.md
-    "Save a rule-quality study as `rule_quality.json` (every run, Table 3, the targets, the settings) and `rule_quality.md`."
+    ("Save a rule-quality study as `rule_quality.json` (every run, Table 3, the targets, the settings) "
+     "and `rule_quality.md`.")
     table, targets = summary_table(df), check_targets(df)
     record = dict(settings=df.attrs.get('settings', {}), table3=json_records(table.reset_index()),
                   targets=json_records(targets.reset_index()), runs=json_records(df))
     md = ['Torch limited to one thread. Settings: `' + json.dumps(record['settings']) + '`', '',
-          '## Table 3 (mean over seeds; time in seconds)', '', markdown_table(table), '', '## Targets for Aerial+', '', markdown_table(targets)]
-    return write_results(folder, 'rule_quality', 'Rule quality (experimental setting 1)', record, '\n'.join(md), note, _PACKAGES)
+          '## Table 3 (mean over seeds; time in seconds)', '', markdown_table(table), '', '## Targets for Aerial+', '',
+          markdown_table(targets)]
+    return write_results(folder, 'rule_quality', 'Rule quality (experimental setting 1)', record, '\n'.join(md),
+                         note, _PACKAGES)
 
 # %% ../../nbs/05_evaluation.ipynb #faceb9fb
 def _aerial_nb_timed(df) -> tuple:
@@ -377,7 +390,8 @@ def _aerial_nb_timed(df) -> tuple:
     return (rules.ante, rules.cons), dict(train_s=t1 - t0, extract_s=time.perf_counter() - t1)
 
 def _pyaerial_timed(table: pd.DataFrame) -> tuple:
-    "pyaerial's rules from the table of labels, as (antecedent item names, consequent item name) pairs, and the seconds of its phases."
+    ("pyaerial's rules from the table of labels, as (antecedent item names, consequent item name) pairs, "
+     "and the seconds of its phases.")
     from aerial import model, rule_extraction
     t0 = time.perf_counter()
     trained = model.train(table, show_progress=False)
@@ -396,7 +410,8 @@ def speed_benchmark(
     "Time aerial_nb against pyaerial 1.1.0, mlxtend FP-Growth and pyfim FP-Growth in one process."
     import logging
     if repeat < 1: raise ValueError(f'repeat must be at least 1, got {repeat}')
-    if importlib.util.find_spec('mlxtend') is None: raise ImportError('speed_benchmark needs mlxtend (FP-Growth)')   # pyaerial and pyfim are optional
+    # pyaerial and pyfim are optional
+    if importlib.util.find_spec('mlxtend') is None: raise ImportError('speed_benchmark needs mlxtend (FP-Growth)')
     has = {m: importlib.util.find_spec(m) is not None for m in ('aerial', 'fim')}
     if has['aerial']:
         import aerial
@@ -415,19 +430,26 @@ def speed_benchmark(
             if has['aerial']:
                 table = labelled(enc, X)
                 t, (pairs, ph) = best_of(lambda: _pyaerial_timed(table), repeat)
-                runs.append(('pyaerial', t, ph, index_sets([enc.item_index(a) for a, _ in pairs], 2), index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0]))
+                runs.append(('pyaerial', t, ph, index_sets([enc.item_index(a) for a, _ in pairs], 2),
+                             index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0]))
             a, c, t = mine_exhaustive(X, need / len(X), 0.8)            # mlxtend, thresholds decided on counts
             runs.append(('mlxtend FP-Growth', t, {}, a, c))
             if has['fim']:
                 import fim
                 t0 = time.perf_counter()
-                r = fim.fpgrowth([tuple(np.flatnonzero(row).tolist()) for row in X], target='r', supp=-need, conf=80, zmin=2, zmax=3, report='a', mode='o')
-                runs.append(('pyfim FP-Growth', time.perf_counter() - t0, {}, index_sets([b for _, b, _ in r], 2), np.array([h for h, _, _ in r], np.int64)))
+                r = fim.fpgrowth([tuple(np.flatnonzero(row).tolist()) for row in X], target='r', supp=-need, conf=80,
+                                 zmin=2, zmax=3, report='a', mode='o')
+                runs.append(('pyfim FP-Growth', time.perf_counter() - t0, {}, index_sets([b for _, b, _ in r], 2),
+                             np.array([h for h, _, _ in r], np.int64)))
             for method, t, ph, a, c in runs:
                 s = rule_set_summary(X, a, c)
-                rows.append(dict(dataset=name, method=method, train_s=ph.get('train_s', np.nan), extract_s=ph.get('extract_s', np.nan), total_s=t,
-                                 rules=s['rules'], confidence=s['confidence'], coverage=s['coverage'], min_support=need / len(X), vs_aerial_nb=t / t_ours))
-                if progress: print(f"{name:22s} {method:18s} {t:8.3f}s {s['rules']:7d} rules  {t / t_ours:6.1f}x aerial_nb's time", flush=True)
+                rows.append(dict(dataset=name, method=method, train_s=ph.get('train_s', np.nan),
+                                 extract_s=ph.get('extract_s', np.nan), total_s=t, rules=s['rules'],
+                                 confidence=s['confidence'], coverage=s['coverage'], min_support=need / len(X),
+                                 vs_aerial_nb=t / t_ours))
+                if progress:
+                    print(f"{name:22s} {method:18s} {t:8.3f}s {s['rules']:7d} rules  "
+                          f"{t / t_ours:6.1f}x aerial_nb's time", flush=True)
     out = pd.DataFrame(rows)
     out.attrs.update(repeat=repeat, missing=[p for p, k in (('pyaerial', 'aerial'), ('pyfim', 'fim')) if not has[k]])
     return out
@@ -441,7 +463,9 @@ def write_speed(
     "Save a speed run as `speed.json` (every run) and `speed.md` (the ratios, then every run)."
     ratios = df.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb')
     md = [f"Best of {df.attrs.get('repeat')} runs for the neural methods; torch on one thread.", '',
-          "## Time as a multiple of aerial_nb's", '', markdown_table(ratios, 2), '', '## Every run', '', markdown_table(df.set_index(['dataset', 'method']))]
+          "## Time as a multiple of aerial_nb's", '', markdown_table(ratios, 2), '', '## Every run', '',
+          markdown_table(df.set_index(['dataset', 'method']))]
     return write_results(folder, 'speed', 'Speed (aerial_nb against pyaerial and FP-Growth)',
-                         dict(repeat=df.attrs.get('repeat'), missing=df.attrs.get('missing', []), runs=json_records(df)),
+                         dict(repeat=df.attrs.get('repeat'), missing=df.attrs.get('missing', []),
+                              runs=json_records(df)),
                          '\n'.join(md), note, _PACKAGES + ('pyaerial', 'pyfim'))

@@ -30,7 +30,8 @@ def strong_rules(
     target=None,       # the class column: only rules A → class, with no class item in A
 ) -> tuple:            # (ante (r, 2), cons (r,))
     "Every rule with 1-2 antecedent items, support ≥ 0.1, confidence ≥ 0.9 and lift ≥ 1.2 (exhaustive)."
-    ante, cons = exhaustive_rules(X, enc, STRONG['min_support'], STRONG['min_confidence'], STRONG['max_antecedents'], STRONG['min_lift'])
+    ante, cons = exhaustive_rules(X, enc, STRONG['min_support'], STRONG['min_confidence'],
+                                  STRONG['max_antecedents'], STRONG['min_lift'])
     if target is None: return ante, cons
     starts, allowed = rule_items(enc, target=target)
     keep = allowed[cons] & np.where(ante >= 0, starts[np.maximum(ante, 0)], True).all(1)
@@ -41,7 +42,8 @@ def run_aerial_nb(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     "aerial_nb's defaults: verified, informative, concise rules."
     t0 = time.perf_counter()
     _, rules, summary = fit_rules(X, enc, target=target, seed=seed)
-    return dict(ante=rules.ante, cons=rules.cons, seconds=time.perf_counter() - t0, candidates=summary['candidates'], steps=summary['steps'])
+    return dict(ante=rules.ante, cons=rules.cons, seconds=time.perf_counter() - t0,
+                candidates=summary['candidates'], steps=summary['steps'])
 
 def run_paper(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     "The paper's Aerial+: paper training, Algorithm 1 (Algorithm 3 for class rules) with tau_a = 0.5, tau_c = 0.8."
@@ -57,20 +59,25 @@ def run_pyaerial(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     table = labelled(enc, X)
     torch.manual_seed(seed)
     t0 = time.perf_counter()
-    out = rule_extraction.generate_rules(model.train(table, show_progress=False), target_classes=None if target is None else [target])
+    out = rule_extraction.generate_rules(model.train(table, show_progress=False),
+                                         target_classes=None if target is None else [target])
     seconds = time.perf_counter() - t0
     name = lambda d: f"{d['feature']}={d['value']}"
-    pairs = [([name(a) for a in r['antecedents']], name(r['consequent'])) for r in out['rules'] if len(r['antecedents']) <= 2]
-    return dict(ante=index_sets([enc.item_index(a) for a, _ in pairs], 2), cons=index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0], seconds=seconds)
+    pairs = [([name(a) for a in r['antecedents']], name(r['consequent']))
+             for r in out['rules'] if len(r['antecedents']) <= 2]
+    return dict(ante=index_sets([enc.item_index(a) for a, _ in pairs], 2),
+                cons=index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0], seconds=seconds)
 
 def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
-    "FP-Growth (pyfim) asked the same question exhaustively: antecedents in 10% of rows, confidence ≥ 0.8, lift ≥ 1.1, no redundant rule."
+    ("FP-Growth (pyfim) asked the same question exhaustively: antecedents in 10% of rows, confidence ≥ 0.8, "
+     "lift ≥ 1.1, no redundant rule.")
     import fim
     n = len(X)
     starts, allowed = rule_items(enc, target=target)
     tracts = [tuple(row) for row in np.nonzero(X)[1].reshape(n, -1).tolist()]
     t0 = time.perf_counter()
-    found = fim.fpgrowth(tracts, target='r', supp=-min_count(FLOOR * MIN_CONFIDENCE, n), conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
+    found = fim.fpgrowth(tracts, target='r', supp=-min_count(FLOOR * MIN_CONFIDENCE, n),
+                         conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
     ante, cons = index_sets([body for _, body, _ in found], 2), np.array([h for h, _, _ in found], np.int64)
     keep = allowed[cons] & np.where(ante >= 0, starts[np.maximum(ante, 0)], True).all(1)
     ante, cons = ante[keep], cons[keep]
@@ -79,7 +86,8 @@ def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     ok[ok] = ~redundant(X, ante[ok], cons[ok])
     return dict(ante=ante[ok], cons=cons[ok], seconds=time.perf_counter() - t0)
 
-METHODS = {'aerial_nb': run_aerial_nb, 'Aerial+ (paper)': run_paper, 'pyaerial 1.1.0': run_pyaerial, 'FP-Growth': run_fpgrowth}
+METHODS = {'aerial_nb': run_aerial_nb, 'Aerial+ (paper)': run_paper, 'pyaerial 1.1.0': run_pyaerial,
+           'FP-Growth': run_fpgrowth}
 
 # %% ../../nbs/05a_trust.ipynb #0984eb64
 def score(
@@ -115,7 +123,8 @@ def trust_study(
 ) -> pd.DataFrame:             # one row per table, mode, method and seed
     "Every method on every table and mode, scored against the strong rules (torch on one thread)."
     rows, methods = [], methods or list(METHODS)
-    warm = encode(weather_beverage(200))                              # first calls pay for imports and caches: not timed
+    # first calls pay for imports and caches: not timed
+    warm = encode(weather_beverage(200))
     for m in methods: METHODS[m](warm[1], warm[0], None, 0)
     for name in tables or list(UCI_DATASETS):
         df = load_uci(name, data_dir=data_dir)
@@ -126,9 +135,10 @@ def trust_study(
             for m in methods:
                 for seed in range(seeds if m in STOCHASTIC else 1):
                     with cpu_threads(): r = METHODS[m](X, enc, target, seed)
-                    rows.append(dict(table=name, mode=mode, method=m, seed=seed, strong=len(truth[1]), seconds=r['seconds'],
-                                     candidates=r.get('candidates', np.nan), steps=r.get('steps', np.nan),
-                                     keys=rule_keys(r['ante'], r['cons'], 2).tolist(), **score(X, r['ante'], r['cons'], truth)))
+                    rows.append(dict(table=name, mode=mode, method=m, seed=seed, strong=len(truth[1]),
+                                     seconds=r['seconds'], candidates=r.get('candidates', np.nan),
+                                     steps=r.get('steps', np.nan), keys=rule_keys(r['ante'], r['cons'], 2).tolist(),
+                                     **score(X, r['ante'], r['cons'], truth)))
             if progress: print(f'{name} {mode}: {len(truth[1])} strong rules', flush=True)
     return pd.DataFrame(rows)
 
@@ -158,8 +168,8 @@ def write_trust(
     kept = rows.drop(columns='keys').assign(                          # rule sets as digests: the file stays small
         digest=rows['keys'].map(lambda k: hashlib.sha256(json.dumps(k).encode()).hexdigest()[:16]),
         stability=t.stability.reindex(pd.MultiIndex.from_frame(rows[['table', 'mode', 'method']])).to_numpy())
-    return write_results(folder, 'trust', 'Trust: the rules users get on ten tables', dict(strong=STRONG, runs=json_records(kept)),
-                         markdown_table(t), note, _PACKAGES)
+    return write_results(folder, 'trust', 'Trust: the rules users get on ten tables',
+                         dict(strong=STRONG, runs=json_records(kept)), markdown_table(t), note, _PACKAGES)
 
 def read_trust(path) -> pd.DataFrame:
     "The runs of a `trust.json` file, as `trust_study` returned them."
@@ -170,9 +180,12 @@ def speed_table(
     rows: pd.DataFrame,   # `trust_study`'s rows (or `read_trust`'s)
     tables: list = None,  # the tables to show (default: the paper's five)
 ) -> pd.DataFrame:        # per table and mode: median seconds per method, and two ratios
-    "Median wall time of each method over seeds, with the default's time against the paper's and pyaerial's against the default's."
-    t = rows[rows.table.isin(tables or PAPER_DATASETS)].groupby(['table', 'mode', 'method'], sort=False).seconds.median().unstack('method')
-    return t.assign(**{'default / paper': t['aerial_nb'] / t['Aerial+ (paper)'], 'pyaerial / default': t['pyaerial 1.1.0'] / t['aerial_nb']})
+    ("Median wall time of each method over seeds, with the default's time against the paper's and pyaerial's "
+     "against the default's.")
+    t = (rows[rows.table.isin(tables or PAPER_DATASETS)].groupby(['table', 'mode', 'method'], sort=False)
+         .seconds.median().unstack('method'))
+    return t.assign(**{'default / paper': t['aerial_nb'] / t['Aerial+ (paper)'],
+                       'pyaerial / default': t['pyaerial 1.1.0'] / t['aerial_nb']})
 
 # %% ../../nbs/05a_trust.ipynb #6dee18ba
 def threshold_grid(
@@ -184,7 +197,8 @@ def threshold_grid(
 ) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift, margin and z
     "Rule counts and recall of the default model's verified candidates at several min_lift, margin and z values."
     from aerial_nb.rules import dominant_items, propose
-    settings = [(l, MARGIN, Z) for l in lifts] + [(MIN_LIFT, m, z) for m in margins for z in zs if (m, z) != (MARGIN, Z)]
+    settings = ([(l, MARGIN, Z) for l in lifts]
+                + [(MIN_LIFT, m, z) for m in margins for z in zs if (m, z) != (MARGIN, Z)])
     rows = []
     for name in tables or list(UCI_DATASETS):
         df = load_uci(name, data_dir=data_dir)
@@ -200,5 +214,6 @@ def threshold_grid(
                 k = ok & (m.lift.to_numpy() >= lift)
                 k[k] = ~redundant(bits, cand.ante[k], cand.cons[k], margin, z, n_rows=len(X))
                 rows.append(dict(table=name, mode=mode, min_lift=lift, margin=margin, z=z, rules=int(k.sum()),
-                                 recall=float(explained(cand.ante[k], cand.cons[k], *truth).mean()) if len(truth[1]) else np.nan))
+                                 recall=float(explained(cand.ante[k], cand.cons[k], *truth).mean()) if len(truth[1])
+                                 else np.nan))
     return pd.DataFrame(rows)
