@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .encoding import Encoder, load_uci, PAPER_DATASETS, UCI_DATASETS
-from .streaming import NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan, scan_table
+from .streaming import (NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan,
+                                 scan_table)
 from .quality import rule_text
-if TYPE_CHECKING: from aerial_nb.autoencoder import Model   # for annotations; torch is imported only by the commands that train
+# for annotations; torch is imported only by the commands that train
+if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'open_input', 'read_table', 'check_model_dir',
@@ -68,11 +70,14 @@ def check_model_dir(
     path = Path(path)
     if path.is_symlink(): raise InputError(f'{option} {path} is a symbolic link; give a real folder')
     full, here = path.resolve(), Path.cwd().resolve()
-    if full == here or full in here.parents: raise InputError(f'{option} {path} is the current folder or holds it; save to a new folder')
+    if full == here or full in here.parents:
+        raise InputError(f'{option} {path} is the current folder or holds it; save to a new folder')
     if path.exists():
         if not path.is_dir(): raise InputError(f'{option} {path} exists and is not a folder')
         other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
-        if other: raise InputError(f'{option} {path} holds files that are not a saved model ({", ".join(other[:3])}); not overwriting it')
+        if other:
+            raise InputError(f'{option} {path} holds files that are not a saved model '
+                             f'({", ".join(other[:3])}); not overwriting it')
         try: ours = json.loads((path/'model.json').read_text()).get('format') == FORMAT
         except (OSError, ValueError, AttributeError): ours = False
         if not ours: raise InputError(f'{option} {path} exists and is not a saved aerial_nb model; not overwriting it')
@@ -88,10 +93,12 @@ def _stage_model(model: Model, path: Path) -> Path:
     from aerial_nb.autoencoder import Ensemble
     tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
     try:
-        save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()}, str(tmp/'weights.safetensors'))
+        save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()},
+                  str(tmp/'weights.safetensors'))
         meta = dict(format=FORMAT, version=VERSION, weights_sha256=_sha256((tmp/'weights.safetensors').read_bytes()),
                     encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
-                    models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1, settings=model.settings, history=model.history)
+                    models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1,
+                    settings=model.settings, history=model.history)
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~_umask())
     except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
@@ -126,19 +133,25 @@ def _meta_problem(meta: dict) -> str | None:
               'layers': (_whole_in(meta.get('layers'), 1, 8), 'a whole number from 1 to 8'),
               'models': (_whole_in(meta.get('models'), 1, 1000), 'a whole number from 1 to 1000'),
               'settings': (isinstance(meta.get('settings'), dict), 'an object'),
-              'history': (isinstance(h, list) and len(h) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in h), 'a list of losses')}
-    if meta['version'] >= 2: checks['weights_sha256'] = (isinstance(meta.get('weights_sha256'), str), 'a SHA-256 in hex')
-    return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok), None)
+              'history': (isinstance(h, list) and len(h) > 0
+                          and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in h),
+                          'a list of losses')}
+    if meta['version'] >= 2:
+        checks['weights_sha256'] = (isinstance(meta.get('weights_sha256'), str), 'a SHA-256 in hex')
+    return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok),
+                None)
 
 def _read_meta(path: Path) -> dict:
     "`model.json` of the model folder `path`, read and checked field by field."
     try: meta = json.loads((path/'model.json').read_bytes().decode('utf-8'))
     except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
     except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
-    except (json.JSONDecodeError, RecursionError) as e: raise InputError(f'{path}/model.json is not valid JSON ({e})') from None
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise InputError(f'{path}/model.json is not valid JSON ({e})') from None
     if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
     v = meta.get('version')
-    if not _whole_in(v, 1, max(VERSIONS)): raise InputError(f'{path} has model format version {v!r}; this aerial_nb reads versions {list(VERSIONS)}')
+    if not _whole_in(v, 1, max(VERSIONS)):
+        raise InputError(f'{path} has model format version {v!r}; this aerial_nb reads versions {list(VERSIONS)}')
     if v == 1: meta = {'models': 1, **meta}         # version 1 models saved before averaging existed have no `models`
     problem = _meta_problem(meta)
     if problem: raise InputError(f'{path}/model.json is damaged: {problem}')
@@ -146,15 +159,22 @@ def _read_meta(path: Path) -> dict:
 
 # %% ../nbs/08_cli.ipynb #499b37f6
 def _check_weights(weights: dict, net, path: Path):
-    "Refuse weights that do not fit `net` (names, shapes, types), whose buffers disagree with it, or that are not finite."
+    ("Refuse weights that do not fit `net` (names, shapes, types), whose buffers disagree with it, "
+     "or that are not finite.")
     import torch
     want, buffers = net.state_dict(), {k for k, _ in net.named_buffers()}
-    bad = sorted(set(want) ^ set(weights)) + [k for k in want if k in weights and (weights[k].shape, weights[k].dtype) != (want[k].shape, want[k].dtype)]
+    bad = (sorted(set(want) ^ set(weights))
+           + [k for k in want
+              if k in weights and (weights[k].shape, weights[k].dtype) != (want[k].shape, want[k].dtype)])
     if bad: raise InputError(f'{path}/weights.safetensors does not match the encoder (differs at {bad[:3]})')
     wrong = [k for k in sorted(buffers) if not torch.equal(weights[k], want[k])]
-    if wrong: raise InputError(f"{path}/weights.safetensors: {' and '.join(wrong)} {'differs' if len(wrong) == 1 else 'differ'} from what the encoder's categories give")
+    if wrong:
+        raise InputError(f"{path}/weights.safetensors: {' and '.join(wrong)} "
+                         f"{'differs' if len(wrong) == 1 else 'differ'} from what the encoder's categories give")
     inf = [k for k in sorted(set(want) - buffers) if not torch.isfinite(weights[k]).all()]
-    if inf: raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers (in {', '.join(inf[:2])})")
+    if inf:
+        raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers "
+                         f"(in {', '.join(inf[:2])})")
 
 def load_model(
     path,                # a folder written by `save_model`
@@ -175,9 +195,11 @@ def load_model(
     try: data = (path/'weights.safetensors').read_bytes()
     except OSError as e: raise InputError(f'cannot read {path}/weights.safetensors ({e.strerror})') from None
     if meta['version'] >= 2 and _sha256(data) != meta['weights_sha256']:
-        raise InputError(f'{path}/weights.safetensors was changed after saving: its SHA-256 differs from the one in model.json')
+        raise InputError(f'{path}/weights.safetensors was changed after saving: '
+                         'its SHA-256 differs from the one in model.json')
     try: weights = load(data)
-    except (SafetensorError, ValueError, RuntimeError) as e: raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
+    except (SafetensorError, ValueError, RuntimeError) as e:
+        raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
     _check_weights(weights, net, path)
     net.load_state_dict(weights)
     return Model(net.to(device).eval(), enc, meta['history'], meta['settings'])
@@ -189,7 +211,9 @@ def _whole(lo: int, hi: int = None):
         try: v = int(text)
         except ValueError: v = None
         if v is None or v < lo or (hi is not None and v > hi):
-            raise argparse.ArgumentTypeError(f'must be a whole number {f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"}, got {text!r}')
+            raise argparse.ArgumentTypeError('must be a whole number '
+                                             f'{f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"}, '
+                                             f'got {text!r}')
         return v
     return whole
 
@@ -223,20 +247,31 @@ def _common(p: argparse.ArgumentParser):
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
                    help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
-    p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+    p.add_argument('--data-dir', default=None,
+                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
 
 def _mining(p: argparse.ArgumentParser):
     p.add_argument('--seed', type=_whole(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
-    p.add_argument('--paper', action='store_true', help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) instead of exact checks")
-    p.add_argument('--layers', type=_whole(1, 8), default=None, help='encoder layers (default 1; --paper: chosen from the table size)')
-    p.add_argument('--epochs', type=_whole(1), default=None, help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
-    p.add_argument('--batch-size', type=_whole(1), default=None, help='rows per gradient step (default 128; --paper: chosen from the table size)')
-    p.add_argument('--models', type=_whole(1, 1000), default=1, help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
+    p.add_argument('--paper', action='store_true',
+                   help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) "
+                        "instead of exact checks")
+    p.add_argument('--layers', type=_whole(1, 8), default=None,
+                   help='encoder layers (default 1; --paper: chosen from the table size)')
+    p.add_argument('--epochs', type=_whole(1), default=None,
+                   help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
+    p.add_argument('--batch-size', type=_whole(1), default=None,
+                   help='rows per gradient step (default 128; --paper: chosen from the table size)')
+    p.add_argument('--models', type=_whole(1, 1000), default=1,
+                   help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
-    p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
-    p.add_argument('--sample-rows', type=_whole(1), default=SAMPLE_ROWS, help='train on at most this many rows (a larger table: a random sample, drawn by --seed); rules are counted on every row')
+    p.add_argument('--dask', default=None, metavar='ADDRESS',
+                   help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler '
+                        'address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
+    p.add_argument('--sample-rows', type=_whole(1), default=SAMPLE_ROWS,
+                   help='train on at most this many rows (a larger table: a random sample, drawn by --seed); '
+                        'rules are counted on every row')
     p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
 
 # %% ../nbs/08_cli.ipynb #4e70a48f
@@ -251,64 +286,96 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message): self.exit(2, f'{self.prog}: error: {message} (see {self.prog} --help)\n')
 
 _MINE_HELP = ("Mine association rules. By default every rule returned passes three checks on the data itself. "
-               "Verified: it holds with exact confidence at least --min-confidence, and support at least --min-support when given. "
-               "Informative: its antecedent makes the consequent more likely than it is anyway, exact lift at least --min-lift. "
-               "Concise: every antecedent item earns its place, the rule beating the rule of every shorter antecedent by a margin "
-               "of confidence and a significance test. The model proposes the candidates; exact counts decide. "
-               "--paper runs the paper's Aerial+ instead, with thresholds on the model's outputs (--tau-a, --tau-c).")
+               "Verified: it holds with exact confidence at least --min-confidence, and support at least --min-support "
+               "when given. Informative: its antecedent makes the consequent more likely than it is anyway, exact lift "
+               "at least --min-lift. Concise: every antecedent item earns its place, the rule beating the rule of "
+               "every shorter antecedent by a margin of confidence and a significance test. The model proposes the "
+               "candidates; exact counts decide. --paper runs the paper's Aerial+ instead, with thresholds on the "
+               "model's outputs (--tau-a, --tau-c).")
 
 def build_parser() -> argparse.ArgumentParser:
     "The `aerial-nb` argument parser."
-    ap = _Parser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).', formatter_class=_Help)
+    ap = _Parser(prog='aerial-nb',
+                 description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
+                 formatter_class=_Help)
     sub = ap.add_subparsers(dest='command', required=True)
     fmt = dict(formatter_class=_Help)
     p = sub.add_parser('info', help='rows, features, categories and missing values of a table', **fmt); _common(p)
     p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt); _common(p); _mining(p)
-    p.add_argument('--max-antecedents', type=_whole(1), default=None, help='longest antecedent (default: 2, or 1 when the table has two features)')
-    p.add_argument('--min-confidence', type=_share, default=0.8, help='verified: every rule holds with at least this exact confidence')
-    p.add_argument('--min-lift', type=_positive, default=1.1, help='informative: every rule has at least this exact lift')
-    p.add_argument('--min-support', type=_share, default=None, help='verified: every rule holds in at least this share of rows (default: any; antecedents hold in 10%%)')
-    p.add_argument('--tau-a', type=_fraction, default=None, help="--paper: antecedent similarity threshold, in (0, 1) (default 0.5)")
-    p.add_argument('--tau-c', type=_fraction, default=None, help="--paper: consequent similarity threshold, in (0, 1) (default 0.8)")
-    p.add_argument('--target', nargs='+', default=None, metavar='COL', help='classification rules: consequents only from these columns')
-    p.add_argument('--antecedents', nargs='+', default=None, metavar='ITEM', help='items or features allowed in antecedents (default all)')
-    p.add_argument('--consequents', nargs='+', default=None, metavar='ITEM', help='items or features allowed as consequents (default all)')
-    p.add_argument('--top-k', type=_whole(1), default=None, metavar='K', help='keep at most K rules per consequent: the most confident (--paper: by antecedent probability)')
+    p.add_argument('--max-antecedents', type=_whole(1), default=None,
+                   help='longest antecedent (default: 2, or 1 when the table has two features)')
+    p.add_argument('--min-confidence', type=_share, default=0.8,
+                   help='verified: every rule holds with at least this exact confidence')
+    p.add_argument('--min-lift', type=_positive, default=1.1,
+                   help='informative: every rule has at least this exact lift')
+    p.add_argument('--min-support', type=_share, default=None,
+                   help='verified: every rule holds in at least this share of rows '
+                        '(default: any; antecedents hold in 10%%)')
+    p.add_argument('--tau-a', type=_fraction, default=None,
+                   help="--paper: antecedent similarity threshold, in (0, 1) (default 0.5)")
+    p.add_argument('--tau-c', type=_fraction, default=None,
+                   help="--paper: consequent similarity threshold, in (0, 1) (default 0.8)")
+    p.add_argument('--target', nargs='+', default=None, metavar='COL',
+                   help='classification rules: consequents only from these columns')
+    p.add_argument('--antecedents', nargs='+', default=None, metavar='ITEM',
+                   help='items or features allowed in antecedents (default all)')
+    p.add_argument('--consequents', nargs='+', default=None, metavar='ITEM',
+                   help='items or features allowed as consequents (default all)')
+    p.add_argument('--top-k', type=_whole(1), default=None, metavar='K',
+                   help='keep at most K rules per consequent: the most confident (--paper: by antecedent probability)')
     p.add_argument('--save-model', default=None, metavar='DIR', help='save the trained model to this directory')
     p = sub.add_parser('itemsets', help='mine frequent itemsets', **fmt); _common(p); _mining(p)
-    p.add_argument('--max-length', type=_whole(1), default=None, help='largest itemset (default: 2, or 1 when the table has one feature)')
-    p.add_argument('--min-support', type=_share, default=0.1, help='verified: every itemset holds in at least this share of rows')
-    p.add_argument('--tau-i', type=_fraction, default=None, help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
+    p.add_argument('--max-length', type=_whole(1), default=None,
+                   help='largest itemset (default: 2, or 1 when the table has one feature)')
+    p.add_argument('--min-support', type=_share, default=0.1,
+                   help='verified: every itemset holds in at least this share of rows')
+    p.add_argument('--tau-i', type=_fraction, default=None,
+                   help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
     p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
     p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust', 'scale'],
                    help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
                         "time against pyaerial and FP-Growth, the rules users get on ten tables (trust), "
                         "or time, memory and planted rules from 10^5 to 10^7 rows (scale)")
-    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME', help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
-    p.add_argument('--seeds', type=_whole(1), default=None, help='rule-quality (default 1), trust (default 5) and scale (default 1): runs of each stochastic method')
-    p.add_argument('--folds', type=_whole(2), default=10, help='classification and support-sweep: cross-validation folds')
+    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME',
+                   help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
+    p.add_argument('--seeds', type=_whole(1), default=None,
+                   help='rule-quality (default 1), trust (default 5) and scale (default 1): '
+                        'runs of each stochastic method')
+    p.add_argument('--folds', type=_whole(2), default=10,
+                   help='classification and support-sweep: cross-validation folds')
     p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
-    p.add_argument('--slow', action='store_true', help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
-    p.add_argument('--results', default='results', metavar='DIR', help='folder for the results files (JSON and markdown)')
-    p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+    p.add_argument('--slow', action='store_true',
+                   help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
+    p.add_argument('--results', default='results', metavar='DIR',
+                   help='folder for the results files (JSON and markdown)')
+    p.add_argument('--data-dir', default=None,
+                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
     p.add_argument('--json', action='store_true', help='print the summary table as JSON')
-    p.add_argument('--rows', nargs='+', type=_whole(1), default=None, metavar='N', help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
-    p.add_argument('--features', nargs='+', type=_whole(30), default=None, metavar='K', help='scale: features of the tables of --width-rows rows (default 50 100 200)')
-    p.add_argument('--width-rows', type=_whole(1), default=1_000_000, metavar='N', help='scale: rows of the tables of --features features')
-    p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None, metavar='NAME',
-                   help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
+    p.add_argument('--rows', nargs='+', type=_whole(1), default=None, metavar='N',
+                   help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
+    p.add_argument('--features', nargs='+', type=_whole(30), default=None, metavar='K',
+                   help='scale: features of the tables of --width-rows rows (default 50 100 200)')
+    p.add_argument('--width-rows', type=_whole(1), default=1_000_000, metavar='N',
+                   help='scale: rows of the tables of --features features')
+    p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None,
+                   metavar='NAME', help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
     p.add_argument('--timeout', type=_whole(1), default=600, metavar='S', help='scale: seconds before a run is stopped')
-    p.add_argument('--tables', default=None, metavar='DIR', help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
+    p.add_argument('--tables', default=None, metavar='DIR',
+                   help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
     p = sub.add_parser('verify', help="a saved model's verdict on one rule", **fmt)
     p.add_argument('model', help='directory written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
     p.add_argument('--tau-a', type=_fraction, default=0.5, help="the model's verdict: antecedent similarity threshold")
     p.add_argument('--tau-c', type=_fraction, default=0.8, help="the model's verdict: consequent similarity threshold")
-    p.add_argument('--data', default=None, help='also check the rule exactly on this table (CSV or Parquet file, uci:NAME, or demo)')
-    p.add_argument('--data-dir', default=None, help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
-    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT', help='with --data: cell texts read as missing values (as for mine)')
-    p.add_argument('--min-confidence', type=_share, default=0.8, help='with --data: the rule holds with at least this exact confidence')
+    p.add_argument('--data', default=None,
+                   help='also check the rule exactly on this table (CSV or Parquet file, uci:NAME, or demo)')
+    p.add_argument('--data-dir', default=None,
+                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
+                   help='with --data: cell texts read as missing values (as for mine)')
+    p.add_argument('--min-confidence', type=_share, default=0.8,
+                   help='with --data: the rule holds with at least this exact confidence')
     p.add_argument('--min-lift', type=_positive, default=1.1, help='with --data: and at least this exact lift')
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
     return ap
@@ -321,7 +388,8 @@ def check_out(
 ) -> Path:
     "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is the input."
     path = Path(path)
-    if path.suffix.lower() not in ('.csv', '.json', '.parquet'): raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
+    if path.suffix.lower() not in ('.csv', '.json', '.parquet'):
+        raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
     if data and path.exists() and Path(data).exists() and os.path.samefile(path, data):
         raise InputError(f'{option} {path} is the input table; writing the rules there would overwrite the data')
@@ -336,7 +404,9 @@ def _stage_frame(df: pd.DataFrame, path: Path) -> Path:
     fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
     os.close(fd)
     try:
-        if kind == '.csv': out.assign(**{c: out[c].map(json.dumps) for c in ('antecedents', 'consequents', 'itemsets') if c in out}).to_csv(tmp, index=False)
+        if kind == '.csv':
+            out.assign(**{c: out[c].map(json.dumps) for c in ('antecedents', 'consequents', 'itemsets')
+                          if c in out}).to_csv(tmp, index=False)
         elif kind == '.json': out.to_json(tmp, orient='records', indent=1)
         else: out.to_parquet(tmp, index=False)
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask())
@@ -356,24 +426,30 @@ def _drop_checked(f, *args, **kwargs):
     "Run a pass over the table; an unknown --drop column is refused naming the option."
     try: return f(*args, **kwargs)
     except KeyError as e:
-        if str(e.args[0]).startswith('unknown column(s): '): raise InputError(f"--drop: unknown column(s) {e.args[0].split(': ', 1)[1]}") from None
+        if str(e.args[0]).startswith('unknown column(s): '):
+            raise InputError(f"--drop: unknown column(s) {e.args[0].split(': ', 1)[1]}") from None
         raise
 
 def _info(args) -> dict:
     source, t0 = open_input(args.data, args.data_dir, args.na_values), time.perf_counter()
-    enc = _drop_checked(fit_table, source, not args.quiet and sys.stderr.isatty(), drop=args.drop)   # a bar only where a person watches
+    # a bar only where a person watches
+    enc = _drop_checked(fit_table, source, not args.quiet and sys.stderr.isatty(), drop=args.drop)
     read_s = time.perf_counter() - t0
-    out = dict(rows=source.n_rows, features=len(enc), categories=enc.n_items, per_feature=dict(zip(enc.features, map(int, enc.sizes))),
-               missing=dict(source.missing), passes=1, read_s=read_s, rows_per_s=source.n_rows / max(read_s, 1e-9), peak_memory_mb=peak_memory_mb())
+    out = dict(rows=source.n_rows, features=len(enc), categories=enc.n_items,
+               per_feature=dict(zip(enc.features, map(int, enc.sizes))), missing=dict(source.missing), passes=1,
+               read_s=read_s, rows_per_s=source.n_rows / max(read_s, 1e-9), peak_memory_mb=peak_memory_mb())
     if not args.json:
         print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
               '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
-        if out['missing']: print('read as missing (--na-values sets the spellings): ' + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
+        if out['missing']:
+            print('read as missing (--na-values sets the spellings): '
+                  + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
     return out
 
 def _check_outputs(args):
     "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
-    data = None if args.data == 'demo' or args.data.startswith('uci:') or any(ch in args.data for ch in '*?[') else args.data
+    data = (None if args.data == 'demo' or args.data.startswith('uci:') or any(ch in args.data for ch in '*?[')
+            else args.data)
     out = check_out(args.out, '--out', data) if args.out else None
     folder = check_model_dir(args.save_model) if getattr(args, 'save_model', None) else None
     if out and folder and folder.resolve() in out.absolute().parents:
@@ -384,7 +460,8 @@ def _write(args, frame: pd.DataFrame, model: Model = None):
     staged = []
     try:
         if args.out: staged.append((_stage_frame(frame, Path(args.out)), Path(args.out)))
-        if model is not None and args.save_model: staged.append((_stage_model(model, Path(args.save_model)), Path(args.save_model)))
+        if model is not None and args.save_model:
+            staged.append((_stage_model(model, Path(args.save_model)), Path(args.save_model)))
         for tmp, path in staged: (_put_dir if tmp.is_dir() else os.replace)(tmp, path)
     finally:
         for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
@@ -399,43 +476,56 @@ def check_device(
     "The torch device `name`, refused in one line when torch does not know it or this machine cannot use it."
     import torch
     try: dev = torch.device(name)
-    except RuntimeError: raise InputError(f'{option} {name!r} is not a device name (cpu, cuda, cuda:1, mps, ...)') from None
+    except RuntimeError:
+        raise InputError(f'{option} {name!r} is not a device name (cpu, cuda, cuda:1, mps, ...)') from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             torch.zeros(1, device=dev).cpu()
-    except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None  # torch's errors vary by device kind
+    # torch's errors vary by device kind
+    except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None
     return dev
 
 def _scanned(args, check) -> Scan:
-    "The checks that need no data, then the table read in two passes, with `check` (what needs the encoder) between them."
-    if args.seed + args.models > SEEDS: raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**64 - 1; give a smaller --seed')
+    ("The checks that need no data, then the table read in two passes, "
+     "with `check` (what needs the encoder) between them.")
+    if args.seed + args.models > SEEDS:
+        raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**64 - 1; '
+                         'give a smaller --seed')
     _check_outputs(args)
     check_device(args.device)
     if args.dask: return _dask_scanned(args, check)
-    return _drop_checked(scan_table, open_input(args.data, args.data_dir, args.na_values), sample_rows=args.sample_rows, seed=args.seed,
-                         progress=not args.quiet, check=check, drop=args.drop)
+    return _drop_checked(scan_table, open_input(args.data, args.data_dir, args.na_values),
+                         sample_rows=args.sample_rows, seed=args.seed, progress=not args.quiet, check=check,
+                         drop=args.drop)
 
 def _dask_scanned(args, check) -> Scan:
-    "The table read and counted by the workers of the Dask cluster at --dask (`main` closes it, and a local cluster with it)."
-    if args.data == 'demo' or args.data.startswith('uci:') or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq')):
+    ("The table read and counted by the workers of the Dask cluster at --dask "
+     "(`main` closes it, and a local cluster with it).")
+    if (args.data == 'demo' or args.data.startswith('uci:')
+            or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq'))):
         raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {args.data}')
     try: from aerial_nb.cluster import connect, scan_cluster
-    except ImportError as e: raise InputError(f'--dask needs the dask extra (pip install "aerial_nb[dask]"): {e}') from None
+    except ImportError as e:
+        raise InputError(f'--dask needs the dask extra (pip install "aerial_nb[dask]"): {e}') from None
     try: args.cluster = connect(args.dask)
     except (ValueError, ConnectionError) as e: raise InputError(f'--dask {args.dask}: {e}') from None
-    return _drop_checked(scan_cluster, args.cluster, args.data, args.na_values, args.sample_rows, args.seed, not args.quiet, check=check, drop=args.drop)
+    return _drop_checked(scan_cluster, args.cluster, args.data, args.na_values, args.sample_rows, args.seed,
+                         not args.quiet, check=check, drop=args.drop)
 
 def _train_options(args) -> dict:
     "What `train` gets from the command line, for both modes."
     return dict(seed=args.seed, device=args.device, progress=not args.quiet, models=args.models,
-                **{k: v for k, v in dict(layers=args.layers, epochs=args.epochs, batch_size=args.batch_size).items() if v is not None})
+                **{k: v for k, v in dict(layers=args.layers, epochs=args.epochs, batch_size=args.batch_size).items()
+                   if v is not None})
 
 def _paper_only(args, options: tuple):
     "Refuse --tau-* options without --paper: the default mode checks rules on the data instead."
     given = [o for o in options if getattr(args, o.lstrip('-').replace('-', '_')) is not None]
-    if given and not args.paper: raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, which only --paper uses; "
-                                              'without it rules are checked on the data (--min-confidence, --min-lift, --min-support)')
+    if given and not args.paper:
+        raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, "
+                         "which only --paper uses; "
+                         'without it rules are checked on the data (--min-confidence, --min-lift, --min-support)')
 
 # %% ../nbs/08_cli.ipynb #d64f4039
 def _items(enc: Encoder, items, option: str, features: bool = True):
@@ -452,8 +542,11 @@ def _length(given, option: str, most: int, what: str) -> int:
 def _check_items(args, enc: Encoder) -> int:
     "Check what `mine` needs the fitted encoder for; return the antecedent length."
     k = len(enc)
-    if k < 2: raise InputError(f'rules need at least two features, one for the antecedent and one for the consequent; the table has {k}')
-    depth = _length(args.max_antecedents, '--max-antecedents', k - 1, f'the table has {k} features and one is left for the consequent')
+    if k < 2:
+        raise InputError('rules need at least two features, one for the antecedent and one for the '
+                         f'consequent; the table has {k}')
+    depth = _length(args.max_antecedents, '--max-antecedents', k - 1,
+                    f'the table has {k} features and one is left for the consequent')
     if args.target and set(enc.feature_of) <= set(enc.feature_of[_items(enc, args.target, '--target')]):
         raise InputError('--target covers every feature: none is left for antecedents')
     for option, items in (('--antecedents', args.antecedents), ('--consequents', args.consequents)):
@@ -466,33 +559,46 @@ def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
     n = out['rules']
     head = f"{n} rules from {out['rows']} rows ({out['categories']} categories)"
     if not paper: head += f", {out['candidates']} candidates checked on the data"
-    if not n: print(f'{head}; ' + ('lower --tau-a or --tau-c to find more' if paper else 'lower --min-confidence, --min-lift or --min-support to find more'))
-    else: print(head + f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, coverage {out['coverage']:.3f}" +
-                ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
+    if not n:
+        print(f'{head}; ' + ('lower --tau-a or --tau-c to find more' if paper
+                             else 'lower --min-confidence, --min-lift or --min-support to find more'))
+    else:
+        print(head + f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, "
+                     f"coverage {out['coverage']:.3f}" +
+              ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
     sample = f"a random sample of {out['training_rows']:,} rows" if out['sampled'] else 'every row'
-    print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); trained {out['steps']} steps on {sample} "
-          f"({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s" + (f" ({out['propose_s']:.2f}s proposing, {out['count_s']:.2f}s counting)" if 'count_s' in out else '') +
+    print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); "
+          f"trained {out['steps']} steps on {sample} ({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s" +
+          (f" ({out['propose_s']:.2f}s proposing, {out['count_s']:.2f}s counting)" if 'count_s' in out else '') +
           f"; {out['total_s']:.2f}s in all; peak memory {out['peak_memory_mb']:,.0f} MB")
-    if out.get('near_constant'): print('near-constant features, left out: ' + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
-    show = frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20)
+    if out.get('near_constant'):
+        print('near-constant features, left out: '
+              + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
+    show = (frame.assign(size=frame.antecedents.map(len))
+            .sort_values(['size', 'confidence'], ascending=[True, False]).head(20))
     for _, r in show.iterrows():
-        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, lift {r.lift:.3f})")
+        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence "
+              f"{r.confidence:.3f}, lift {r.lift:.3f})")
 
 def _mine(args) -> dict:
-    if args.target and (args.consequents or args.antecedents): raise InputError('--target already fixes the consequents and antecedents; give it alone')
+    if args.target and (args.consequents or args.antecedents):
+        raise InputError('--target already fixes the consequents and antecedents; give it alone')
     _paper_only(args, ('--tau-a', '--tau-c'))
     depth, t0 = {}, time.perf_counter()
     data = _scanned(args, lambda enc: depth.update(max_antecedents=_check_items(args, enc)))
     from aerial_nb.rules import fit_rules
     from aerial_nb.variants import top_k
-    model, rules, out = fit_rules(data, None, depth['max_antecedents'], args.min_confidence, args.min_lift, args.min_support, args.target, args.antecedents, args.consequents,
-                                  paper=args.paper, tau_a=args.tau_a or 0.5, tau_c=args.tau_c or 0.8, **_train_options(args))
+    model, rules, out = fit_rules(data, None, depth['max_antecedents'], args.min_confidence, args.min_lift,
+                                  args.min_support, args.target, args.antecedents, args.consequents,
+                                  paper=args.paper, tau_a=args.tau_a or 0.5, tau_c=args.tau_c or 0.8,
+                                  **_train_options(args))
     if args.top_k:
         rules = top_k(rules, args.top_k) if args.paper else top_k(rules, args.top_k, 'confidence', data.bits)
         out.update(rules.summary(data.bits))
     frame = rules.to_frame(data.bits)
     _write(args, frame, model)
-    out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())   # the whole command, writing included
+    # the whole command, writing included
+    out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())
     if not args.json: _print_rules(out, frame, args.paper)
     return out
 
@@ -500,20 +606,25 @@ def _mine(args) -> dict:
 def _itemsets(args) -> dict:
     _paper_only(args, ('--tau-i',))
     length = {}
-    data = _scanned(args, lambda enc: length.update(max_length=_length(args.max_length, '--max-length', len(enc), 'the number of features')))
+    data = _scanned(args, lambda enc: length.update(max_length=_length(args.max_length, '--max-length', len(enc),
+                                                                       'the number of features')))
     from aerial_nb.autoencoder import train
     from aerial_nb.rules import run_summary, scan_facts
     from aerial_nb.variants import frequent_itemsets, verified_itemsets
     t0, enc = time.perf_counter(), data.encoder
     model = train(data.sample, enc, paper=args.paper, **_train_options(args))
     train_s, t0 = time.perf_counter() - t0, time.perf_counter()
-    sets = frequent_itemsets(model, length['max_length'], args.tau_i or 0.5, X=data.bits) if args.paper else verified_itemsets(model, data.bits, length['max_length'], args.min_support)
-    found = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets), support=float(sets.support.mean()) if len(sets) else None)
+    sets = (frequent_itemsets(model, length['max_length'], args.tau_i or 0.5, X=data.bits) if args.paper
+            else verified_itemsets(model, data.bits, length['max_length'], args.min_support))
+    found = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets),
+                 support=float(sets.support.mean()) if len(sets) else None)
     out = run_summary(found, model, scan_facts(data), train_s, time.perf_counter() - t0)
     _write(args, sets)
     if not args.json:
-        print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
-        for _, r in sets.sort_values('support', ascending=False).head(20).iterrows(): print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
+        print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; "
+              f"train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
+        for _, r in sets.sort_values('support', ascending=False).head(20).iterrows():
+            print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
     return out
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
@@ -521,46 +632,57 @@ def _bench(args) -> dict:
     if args.study == 'scale': return _bench_scale(args)
     known = UCI_DATASETS if args.study == 'trust' else PAPER_DATASETS
     unknown = sorted(set(args.datasets or []) - set(known))
-    if unknown: raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {args.study} study runs on {list(known)}')
+    if unknown:
+        raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {args.study} study runs on {list(known)}')
     try:
         if args.study == 'trust':
             from aerial_nb.studies.trust import trust_study, trust_table, write_trust
             rows = trust_study(args.datasets, seeds=args.seeds or 5, data_dir=args.data_dir, progress=not args.json)
-            table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise', 'stability', 'seconds']]
+            table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise',
+                                       'stability', 'seconds']]
             paths = write_trust(rows, args.results, note=args.command_line)
         elif args.study == 'rule-quality':
             from aerial_nb.studies.evaluation import rule_quality_study, summary_table, write_rule_quality
-            rows = rule_quality_study(args.datasets, seeds=args.seeds or 1, slow=args.slow, data_dir=args.data_dir, progress=not args.json)
+            rows = rule_quality_study(args.datasets, seeds=args.seeds or 1, slow=args.slow, data_dir=args.data_dir,
+                                      progress=not args.json)
             table, paths = summary_table(rows), write_rule_quality(rows, args.results, note=args.command_line)
         elif args.study == 'speed':
             from aerial_nb.studies.evaluation import speed_benchmark, write_speed
             rows = speed_benchmark(args.datasets, repeat=args.repeat, data_dir=args.data_dir, progress=not args.json)
-            table, paths = rows.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb'), write_speed(rows, args.results, note=args.command_line)
+            table, paths = (rows.pivot(index='dataset', columns='method', values='vs_aerial_nb')
+                            .drop(columns='aerial_nb'), write_speed(rows, args.results, note=args.command_line))
             if not args.json: print("\ntime as a multiple of aerial_nb's:")
         elif args.study == 'support-sweep':
             from aerial_nb.studies.classification import support_sweep, write_sweep
-            rows = pd.concat([support_sweep(load_uci(d, data_dir=args.data_dir), folds=args.folds).assign(dataset=d) for d in args.datasets or PAPER_DATASETS],
-                             ignore_index=True)
-            table = rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)[['patterns', 'accuracy', 'time_s']].mean()
+            rows = pd.concat([support_sweep(load_uci(d, data_dir=args.data_dir), folds=args.folds).assign(dataset=d)
+                              for d in args.datasets or PAPER_DATASETS], ignore_index=True)
+            table = (rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)
+                     [['patterns', 'accuracy', 'time_s']].mean())
             paths = write_sweep(rows, args.results, note=args.command_line)
         else:
             from aerial_nb.studies.classification import classification_study, table4, write_classification
             rows = classification_study(args.datasets, folds=args.folds, slow=args.slow, data_dir=args.data_dir)
             table, paths = table4(rows), write_classification(rows, args.results, note=args.command_line)
-    except ImportError as e: raise InputError(f'the benchmark needs the bench extra (pip install "aerial_nb[bench]"): {e}') from None
+    except ImportError as e:
+        raise InputError(f'the benchmark needs the bench extra (pip install "aerial_nb[bench]"): {e}') from None
     if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
-    flat = table.reset_index(); flat.columns = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else c for c in flat.columns]
+    flat = table.reset_index()
+    flat.columns = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else c for c in flat.columns]
     return dict(results=[str(p) for p in paths], table=json.loads(flat.to_json(orient='records')))
 
 def _verify(args) -> dict:
     from aerial_nb.extraction import verify
     model = load_model(args.model)
     enc = model.encoder
-    ante, cons = _items(enc, args.antecedent, '--antecedent', False), _items(enc, args.consequent, '--consequent', False)
+    ante, cons = (_items(enc, args.antecedent, '--antecedent', False),
+                  _items(enc, args.consequent, '--consequent', False))
     if len(set(enc.feature_of[ante])) < len(ante): raise InputError('--antecedent names two categories of one feature')
-    if enc.feature_of[cons[0]] in enc.feature_of[ante]: raise InputError(f'--consequent {args.consequent} is of a feature already in --antecedent')
+    if enc.feature_of[cons[0]] in enc.feature_of[ante]:
+        raise InputError(f'--consequent {args.consequent} is of a feature already in --antecedent')
     out = verify(model, args.antecedent, args.consequent, args.tau_a, args.tau_c)
-    text = f"{rule_text(args.antecedent, [args.consequent])}: the model says it {'holds' if out['holds'] else 'does not hold'} (antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})"
+    text = (f"{rule_text(args.antecedent, [args.consequent])}: the model says it "
+            f"{'holds' if out['holds'] else 'does not hold'} "
+            f"(antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})")
     if args.data:
         from aerial_nb.quality import rule_metrics
         source = open_input(args.data, args.data_dir, args.na_values)
@@ -576,13 +698,17 @@ def _verify(args) -> dict:
 # %% ../nbs/08_cli.ipynb #157ed785
 def _bench_scale(args) -> dict:
     "`bench scale`: the scale chapter's study on synthetic tables, every run in a fresh process."
-    if args.datasets: raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
+    if args.datasets:
+        raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
     from aerial_nb.studies.scale import METHODS, ROWS, WIDTHS, scale_study, scale_table_md, write_scale
     rows, widths, methods = args.rows or ROWS, args.features or WIDTHS, args.methods or METHODS
-    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} --width-rows {args.width_rows} "
-            f"--methods {' '.join(methods)} --timeout {args.timeout} --seeds {args.seeds or 1}")
-    runs = scale_study(rows, widths, methods, args.tables, args.width_rows, args.timeout, seeds=args.seeds or 1, progress=not args.json)
-    table, paths = scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']), write_scale(runs, args.results, note)
+    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} "
+            f"--width-rows {args.width_rows} --methods {' '.join(methods)} --timeout {args.timeout} "
+            f"--seeds {args.seeds or 1}")
+    runs = scale_study(rows, widths, methods, args.tables, args.width_rows, args.timeout, seeds=args.seeds or 1,
+                       progress=not args.json)
+    table, paths = (scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']),
+                    write_scale(runs, args.results, note))
     if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
     return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
 
@@ -599,7 +725,8 @@ def main(argv: list = None) -> int:
     ap = build_parser()
     try: args = ap.parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
-    args.command_line = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv)   # what the results files record
+    # what the results files record
+    args.command_line = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv)
     try:
         out = _COMMANDS[args.command](args)
         if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
@@ -621,7 +748,8 @@ def main(argv: list = None) -> int:
         print(f'aerial-nb {args.command}: unexpected failure: {e}', file=sys.stderr)
         return 1
     finally:
-        if getattr(args, 'cluster', None) is not None: args.cluster.close()    # the Dask client --dask opened, and a local cluster with it
+        # the Dask client --dask opened, and a local cluster with it
+        if getattr(args, 'cluster', None) is not None: args.cluster.close()
 
 def cli():
     "Console-script wrapper around `main`."

@@ -27,7 +27,8 @@ ROWS = (10**5, 10**6, 10**7)   # rows of the tables of 50 features
 WIDTHS = (50, 100, 200)        # features (of 10 values) of the tables of WIDTH_ROWS rows
 WIDTH_ROWS = 10**6
 TIMEOUT = 600                  # seconds before a run is stopped
-MEMORY_MB = 0.75 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20   # a baseline that holds more is stopped before the machine swaps
+# a baseline that holds more is stopped before the machine swaps
+MEMORY_MB = 0.75 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20
 METHODS = ('aerial_nb', 'pyfim', 'mlxtend', 'pyaerial')   # pyaerial: version 1.1.0
 
 def scale_table(
@@ -45,7 +46,8 @@ def scale_table(
 def _memory_mb(pid: int) -> tuple:
     "(resident, peak resident) memory of process `pid` now, in MB; (0, 0) once it is gone."
     try:
-        with open(f'/proc/{pid}/status') as f: kb = {l.split(':')[0]: int(l.split()[1]) for l in f if l.startswith(('VmRSS:', 'VmHWM:'))}
+        with open(f'/proc/{pid}/status') as f:
+            kb = {l.split(':')[0]: int(l.split()[1]) for l in f if l.startswith(('VmRSS:', 'VmHWM:'))}
         return kb.get('VmRSS', 0) / 1024, kb.get('VmHWM', 0) / 1024
     except (OSError, ValueError): return 0.0, 0.0
 
@@ -92,8 +94,8 @@ def run_aerial_nb(
 ) -> tuple:                     # (`measured`'s record with the CLI's summary, the rules or None)
     "`aerial-nb mine TABLE --seed SEED` with its defaults, in a fresh process."
     out = Path(folder)/'aerial_nb.parquet'
-    m = measured([sys.executable, '-c', 'from aerial_nb.cli import cli; cli()', 'mine', str(table), '--json', '--quiet', '--out', str(out), '--seed', str(seed)],
-                 timeout)
+    m = measured([sys.executable, '-c', 'from aerial_nb.cli import cli; cli()', 'mine', str(table), '--json', '--quiet',
+                  '--out', str(out), '--seed', str(seed)], timeout)
     if m['status'] != 'ok': return m, None
     summary = json.loads(m['stdout'])
     return {**m, 'summary': summary, 'peak_mb': max(m['peak_mb'], summary['peak_memory_mb'])}, _rules(out)
@@ -114,23 +116,27 @@ def _concise(df: pd.DataFrame, ante: np.ndarray, cons: np.ndarray, t: dict) -> n
 
 def _frame(names: list, ante: np.ndarray, cons: np.ndarray, support, confidence, lift) -> pd.DataFrame:
     names = np.array(names, dtype=object)
-    return pd.DataFrame({'antecedents': [sorted(names[a[a >= 0]]) for a in ante], 'consequents': [[names[c]] for c in cons],
+    return pd.DataFrame({'antecedents': [sorted(names[a[a >= 0]]) for a in ante],
+                         'consequents': [[names[c]] for c in cons],
                          'support': support, 'confidence': confidence, 'lift': lift})
 
 def _pyfim(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     import fim
     codes, names = _items(df)
     n = len(codes)
-    shared = list(range(len(names)))                                   # one int object per item, shared by every transaction
+    # one int object per item, shared by every transaction
+    shared = list(range(len(names)))
     tracts = [tuple(map(shared.__getitem__, r)) for s in range(0, n, 1 << 16) for r in codes[s:s + (1 << 16)].tolist()]
-    found = fim.fpgrowth(tracts, target='r', supp=-min_count(t['floor'] * t['min_confidence'], n), conf=100 * t['min_confidence'] - 1e-6,
-                         zmin=2, zmax=3, report='(abh', mode='o')
+    found = fim.fpgrowth(tracts, target='r', supp=-min_count(t['floor'] * t['min_confidence'], n),
+                         conf=100 * t['min_confidence'] - 1e-6, zmin=2, zmax=3, report='(abh', mode='o')
     ante = np.array([list(b) + [-1] * (2 - len(b)) for _, b, _ in found], np.int64).reshape(-1, 2)
     cons = np.array([h for h, _, _ in found], np.int64)
     nAC, nA, nC = (np.array([v[i] for _, _, v in found], np.int64) for i in range(3))
-    keep = (nA >= min_count(t['floor'], n)) & at_least(nAC, nA, t['min_confidence']) & at_least(n * nAC, nA * nC, t['min_lift'], high=np.inf)
+    keep = ((nA >= min_count(t['floor'], n)) & at_least(nAC, nA, t['min_confidence'])
+            & at_least(n * nAC, nA * nC, t['min_lift'], high=np.inf))
     keep[keep] = _concise(df, ante[keep], cons[keep], t)
-    return _frame(names, ante[keep], cons[keep], nAC[keep] / n, nAC[keep] / nA[keep], n * nAC[keep] / (nA[keep] * nC[keep]))
+    return _frame(names, ante[keep], cons[keep], nAC[keep] / n, nAC[keep] / nA[keep],
+                  n * nAC[keep] / (nA[keep] * nC[keep]))
 
 def _mlxtend(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     from mlxtend.frequent_patterns import association_rules, fpgrowth
@@ -152,9 +158,10 @@ def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     torch.manual_seed(0)
     out = rule_extraction.generate_rules(model.train(df.astype(str), show_progress=False))
     items = lambda ds: sorted(f"{d['feature']}={d['value']}" for d in ds)
-    return pd.DataFrame({'antecedents': [items(r['antecedents']) for r in out['rules']], 'consequents': [items([r['consequent']]) for r in out['rules']],
-                         'support': [r.get('support', np.nan) for r in out['rules']], 'confidence': [r.get('confidence', np.nan) for r in out['rules']],
-                         'lift': np.nan})
+    return pd.DataFrame({'antecedents': [items(r['antecedents']) for r in out['rules']],
+                         'consequents': [items([r['consequent']]) for r in out['rules']],
+                         'support': [r.get('support', np.nan) for r in out['rules']],
+                         'confidence': [r.get('confidence', np.nan) for r in out['rules']], 'lift': np.nan})
 
 BASELINES = {'pyfim': _pyfim, 'mlxtend': _mlxtend, 'pyaerial': _pyaerial}
 
@@ -164,14 +171,16 @@ def run_baseline(
     out,                # where the rules are written (Parquet); a JSON file beside it gets the times
     thresholds: dict,   # floor, min_confidence, min_lift, margin, z: aerial_nb's defaults, as `baseline` passes them
 ):
-    "Read `table` into memory, mine it with `method`, write the rules and the times (run by `baseline`, in a process of its own)."
+    ("Read `table` into memory, mine it with `method`, write the rules and the times "
+     "(run by `baseline`, in a process of its own).")
     t0 = time.perf_counter()
     df = pd.read_parquet(table)
     t1 = time.perf_counter()
     rules = BASELINES[method](df, thresholds)
     t2 = time.perf_counter()
     rules.to_parquet(out)
-    Path(out).with_suffix('.json').write_text(json.dumps(dict(load_s=t1 - t0, mine_s=t2 - t1, own_peak_mb=peak_memory_mb())))
+    Path(out).with_suffix('.json').write_text(json.dumps(dict(load_s=t1 - t0, mine_s=t2 - t1,
+                                                              own_peak_mb=peak_memory_mb())))
 
 def default_thresholds() -> dict:
     "aerial_nb's default thresholds (the rules chapter's): the question the exhaustive baselines are asked."
@@ -187,7 +196,8 @@ def baseline(
 ) -> tuple:                       # (`measured`'s record with load_s and mine_s, the rules or None)
     "`run_baseline` in a fresh process, stopped at `timeout` seconds or `memory_mb` MB."
     out = Path(folder)/f'{method}.parquet'
-    code = f'from aerial_nb.studies.scale import run_baseline; run_baseline({method!r}, {str(table)!r}, {str(out)!r}, {default_thresholds()!r})'
+    code = ('from aerial_nb.studies.scale import run_baseline; '
+            f'run_baseline({method!r}, {str(table)!r}, {str(out)!r}, {default_thresholds()!r})')
     m = measured([sys.executable, '-c', code], timeout, memory_mb)
     if m['status'] != 'ok': return m, None
     own = json.loads(out.with_suffix('.json').read_text())
@@ -205,28 +215,36 @@ def recount(
     items = sorted({i for a, c in zip(rules.antecedents, rules.consequents) for i in a | c})
     at = {it: k for k, it in enumerate(items)}
     width = max([len(a) for a in rules.antecedents], default=1)
-    ante = np.array([[at[i] for i in sorted(a)] + [len(items)] * (width - len(a)) for a in rules.antecedents], np.int64).reshape(-1, width)
+    ante = np.array([[at[i] for i in sorted(a)] + [len(items)] * (width - len(a)) for a in rules.antecedents],
+                    np.int64).reshape(-1, width)
     cons = np.array([at[next(iter(c))] for c in rules.consequents], np.int64)
     nA, nC, nAC, n = np.zeros(len(rules)), np.zeros(len(rules)), np.zeros(len(rules)), 0
     cols = sorted({i.split('=', 1)[0] for i in items})
     for batch in pq.ParquetFile(table).iter_batches(rows, columns=cols or None):
         df = batch.to_pandas()
-        holds = np.vstack([(df[i.split('=', 1)[0]] == i.split('=', 1)[1]).to_numpy() for i in items] + [np.ones(len(df), bool)])   # (items + 1, b)
+        # (items + 1, b)
+        holds = np.vstack([(df[i.split('=', 1)[0]] == i.split('=', 1)[1]).to_numpy() for i in items]
+                          + [np.ones(len(df), bool)])
         a = holds[ante].all(1)
         nA += a.sum(1); nC += holds[cons].sum(1); nAC += (a & holds[cons]).sum(1); n += len(df)
     with np.errstate(divide='ignore', invalid='ignore'):
-        return pd.DataFrame({'antecedent support': nA / n, 'support': nAC / n, 'confidence': nAC / nA, 'lift': n * nAC / (nA * nC)})
+        return pd.DataFrame({'antecedent support': nA / n, 'support': nAC / n, 'confidence': nAC / nA,
+                             'lift': n * nAC / (nA * nC)})
 
 def holds(
     table,                 # a Parquet file
     rules: pd.DataFrame,   # a miner's rules with its support, confidence and lift
 ) -> dict:                 # holds (share of rules meeting the defaults' thresholds on the recount), metric_error (largest difference to the miner's)
-    "Whether returned rules hold on the table (antecedent support, confidence, lift at aerial_nb's defaults), recounted by brute force."
+    ("Whether returned rules hold on the table (antecedent support, confidence, lift at aerial_nb's defaults), "
+     "recounted by brute force.")
     if not len(rules): return dict(holds=float('nan'), metric_error=float('nan'))
     got = recount(table, rules)
     t = default_thresholds()
-    ok = (got['antecedent support'] >= t['floor']) & (got.confidence >= t['min_confidence']) & (got.lift >= t['min_lift'])
-    return dict(holds=float(ok.mean()), metric_error=float(np.nanmax(np.abs(got[['support', 'confidence', 'lift']].to_numpy() - rules[['support', 'confidence', 'lift']].to_numpy()))))
+    ok = ((got['antecedent support'] >= t['floor']) & (got.confidence >= t['min_confidence'])
+          & (got.lift >= t['min_lift']))
+    return dict(holds=float(ok.mean()),
+                metric_error=float(np.nanmax(np.abs(got[['support', 'confidence', 'lift']].to_numpy()
+                                                    - rules[['support', 'confidence', 'lift']].to_numpy()))))
 
 # %% ../../nbs/09_scale.ipynb #9a8aec55
 def _tables(rows, widths, width_rows) -> list:
@@ -256,17 +274,25 @@ def scale_study(
                 if any(r >= r0 and f >= f0 for r0, f0 in stopped.get(method, [])):
                     out.append({**row, 'status': 'skipped'}); continue
                 with tempfile.TemporaryDirectory(dir=folder) as work:
-                    m, rules = run_aerial_nb(table, work, timeout, seed) if method == 'aerial_nb' else baseline(method, table, work, timeout, memory_mb)
-                    row.update(status=m['status'], seconds=m['seconds'], peak_mb=m['peak_mb'], error=m['stderr'] if m['status'] == 'failed' else '')
+                    m, rules = (run_aerial_nb(table, work, timeout, seed) if method == 'aerial_nb'
+                                else baseline(method, table, work, timeout, memory_mb))
+                    row.update(status=m['status'], seconds=m['seconds'], peak_mb=m['peak_mb'],
+                               error=m['stderr'] if m['status'] == 'failed' else '')
                     if rules is not None:
                         row.update(planted_score(rules, truth))
                         if method == 'aerial_nb':
-                            row.update(holds(table, rules), **{k: m['summary'][k] for k in ('fit_s', 'scan_s', 'train_s', 'propose_s', 'count_s', 'total_s', 'steps', 'training_rows')})
+                            row.update(holds(table, rules),
+                                       **{k: m['summary'][k]
+                                          for k in ('fit_s', 'scan_s', 'train_s', 'propose_s', 'count_s', 'total_s',
+                                                    'steps', 'training_rows')})
                         else: row.update(load_s=m['load_s'], mine_s=m['mine_s'])
                 if m['status'] != 'ok' and seed == 0: stopped.setdefault(method, []).append((r, f))
                 out.append(row)
-                if progress: print(f"{r:>10,} rows x {f:>3} features  {method:9s} seed {seed}  {m['status']:7s} {m['seconds']:8.1f}s {m['peak_mb']:8,.0f} MB"
-                                   + (f"  recall {row['recall']:.2f} precision {row['precision']:.2f}" if 'recall' in row else ''), flush=True)
+                if progress:
+                    print(f"{r:>10,} rows x {f:>3} features  {method:9s} seed {seed}  {m['status']:7s} "
+                          f"{m['seconds']:8.1f}s {m['peak_mb']:8,.0f} MB"
+                          + (f"  recall {row['recall']:.2f} precision {row['precision']:.2f}" if 'recall' in row
+                             else ''), flush=True)
     return pd.DataFrame(out)
 
 # %% ../../nbs/09_scale.ipynb #0fdd6710
@@ -284,13 +310,16 @@ def _machine() -> dict:
         try: return version(p)
         except PackageNotFoundError: return None
     return dict(platform=platform.platform(), cpus=os.cpu_count(), python=platform.python_version(),
-                packages={p: v(p) for p in ('aerial_nb', 'torch', 'numpy', 'pandas', 'pyarrow', 'pyfim', 'mlxtend', 'pyaerial')})
+                packages={p: v(p) for p in ('aerial_nb', 'torch', 'numpy', 'pandas', 'pyarrow', 'pyfim', 'mlxtend',
+                                            'pyaerial')})
 
 def scale_table_md(runs: pd.DataFrame) -> pd.DataFrame:
     "The runs as a reader's table: one row per table and method."
-    cols = ['rows', 'features', 'items', 'method', 'seed', 'status', 'seconds', 'peak_mb', 'rules', 'recall', 'precision', 'spurious', 'holds']
+    cols = ['rows', 'features', 'items', 'method', 'seed', 'status', 'seconds', 'peak_mb', 'rules', 'recall',
+            'precision', 'spurious', 'holds']
     out = runs.reindex(columns=cols).astype({'rules': 'Int64', 'spurious': 'Int64'})
-    return out.sort_values(['rows', 'features', 'method', 'seed'], key=lambda s: s.map(METHODS.index) if s.name == 'method' else s)
+    return out.sort_values(['rows', 'features', 'method', 'seed'],
+                           key=lambda s: s.map(METHODS.index) if s.name == 'method' else s)
 
 def write_scale(
     runs: pd.DataFrame,   # `scale_study`'s rows
@@ -301,23 +330,28 @@ def write_scale(
 ) -> tuple:               # paths of scale.json and scale.md
     "Save a scale study as `scale.json` (every run, the machine, the command) and `scale.md` (the table)."
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    doc = dict(created=created or datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note, machine=machine or _machine(),
-               runs=json.loads(runs.to_json(orient='records', double_precision=15)))
+    doc = dict(created=created or datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note,
+               machine=machine or _machine(), runs=json.loads(runs.to_json(orient='records', double_precision=15)))
     (folder/'scale.json').write_text(json.dumps(doc, indent=1))
     t, info = scale_table_md(runs).round(3), doc['machine']
     fmt = lambda v: '' if pd.isna(v) else str(v)
-    md = ['# Scale: time, memory and planted rules from 10^5 to 10^7 rows\n',
-          f"Created {doc['created']} with `{note}`. Machine: {info['platform']}, {info['cpus']} CPUs, Python {info['python']}.\n",
-          '| ' + ' | '.join(t.columns) + ' |', '|' + '---|' * len(t.columns)] + ['| ' + ' | '.join(map(fmt, r)) + ' |' for r in t.itertuples(index=False)]
+    md = (['# Scale: time, memory and planted rules from 10^5 to 10^7 rows\n',
+           f"Created {doc['created']} with `{note}`. Machine: {info['platform']}, {info['cpus']} CPUs, "
+           f"Python {info['python']}.\n",
+           '| ' + ' | '.join(t.columns) + ' |', '|' + '---|' * len(t.columns)]
+          + ['| ' + ' | '.join(map(fmt, r)) + ' |' for r in t.itertuples(index=False)])
     nb = runs[(runs.method == 'aerial_nb') & (runs.seed == 0) & (runs.features == 50) & (runs.status == 'ok')]
     if nb.rows.nunique() > 1 and {'fit_s', 'scan_s', 'count_s'} <= set(nb.columns):
-        md.append(f"\naerial_nb (seed 0, 50 features): time grows as rows^{growth_exponent(nb.rows, nb.seconds):.2f} in all, "
-                  f"rows^{growth_exponent(nb.rows, nb.fit_s + nb.scan_s + nb.count_s):.2f} for the stages that read every row.")
+        md.append("\naerial_nb (seed 0, 50 features): "
+                  f"time grows as rows^{growth_exponent(nb.rows, nb.seconds):.2f} in all, "
+                  f"rows^{growth_exponent(nb.rows, nb.fit_s + nb.scan_s + nb.count_s):.2f} for the stages "
+                  "that read every row.")
     (folder/'scale.md').write_text('\n'.join(md) + '\n')
     return folder/'scale.json', folder/'scale.md'
 
 def read_scale(path) -> tuple:
-    "The runs of a `scale.json` file, and the file's note, created and machine (`write_scale(runs, folder, **meta)` writes it again)."
+    ("The runs of a `scale.json` file, and the file's note, created and machine (`write_scale(runs, folder, "
+     "**meta)` writes it again).")
     doc = json.loads(Path(path).read_text())
     return pd.DataFrame(doc.pop('runs')), doc
 
@@ -326,11 +360,13 @@ def plot_scale(
     runs: pd.DataFrame,           # `scale_study`'s rows
     width_rows: int = WIDTH_ROWS, # rows of the tables that vary in width
 ):                                # a matplotlib figure
-    "Time and peak memory against rows (50 features) and against items, every method (seed 0); a run that was stopped is a cross where it stopped."
+    ("Time and peak memory against rows (50 features) and against items, every method (seed 0); "
+     "a run that was stopped is a cross where it stopped.")
     import matplotlib.pyplot as plt
     runs = runs[runs.seed == 0]
     fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-    sel = [(runs.features == 50, 'rows', 'rows (50 features × 10 values)'), (runs.rows == width_rows, 'items', f'items ({width_rows:,} rows)')]
+    sel = [(runs.features == 50, 'rows', 'rows (50 features × 10 values)'),
+           (runs.rows == width_rows, 'items', f'items ({width_rows:,} rows)')]
     for col, (mask, x, label) in enumerate(sel):
         for method in METHODS:
             r = runs[mask & (runs.method == method)].sort_values(x)
@@ -339,7 +375,9 @@ def plot_scale(
                 line, = ax.plot(ok[x], ok[y], 'o-', label=method)
                 ax.plot(halt[x], halt[y], 'x', ms=10, mew=2, color=line.get_color())
                 ax.set(xscale='log', yscale='log', xlabel=label, ylabel=name)
-                ax.set_xticks(sorted(runs.loc[mask, x].unique()), [f'{v:,}' for v in sorted(runs.loc[mask, x].unique())], minor=False); ax.xaxis.set_minor_locator(plt.NullLocator())
+                ax.set_xticks(sorted(runs.loc[mask, x].unique()),
+                              [f'{v:,}' for v in sorted(runs.loc[mask, x].unique())], minor=False)
+                ax.xaxis.set_minor_locator(plt.NullLocator())
     for ax in axes[0]: ax.axhline(TIMEOUT, color='gray', ls=':', lw=1)
     for ax in axes[1]: ax.axhline(2048, color='gray', ls=':', lw=1)
     axes[0, 0].legend(title='× stopped (time, memory or error)', fontsize=8)
