@@ -97,7 +97,8 @@ class DaskTable:
     rows: int = CHUNK_ROWS          # rows per batch
     na_values: tuple = ()           # cell texts read as missing
     missing: dict = field(default_factory=dict)   # spelling -> cells it made missing (counted by `fit_dask_table`)
-    n_rows = property(lambda self: sum(p.rows for p in self.parts))
+    @property
+    def n_rows(self) -> int: return sum(p.rows for p in self.parts)
     def __repr__(self): return f'DaskTable({self.name}: {self.n_rows} rows in {len(self.parts)} partitions)'
 
 def open_dask_table(
