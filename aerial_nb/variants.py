@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .autoencoder import Model
+from .encoding import Encoder
 from .bitsets import itemset_counts, pad_sets
 from .extraction import Rules, extract_rules, check_depth, check_model, check_tau, walk
 from .quality import METRICS, data_bits, rule_metrics
@@ -24,6 +25,22 @@ def _singles(enc, items) -> np.ndarray:
     "Sorted indices of the items of interest (feature names stand for all their categories)."
     return np.arange(enc.n_items) if items is None else enc.item_index(items, features=True)
 
+# %% ../nbs/04_variants.ipynb #d38ed890
+def _check_length(enc: Encoder, max_length):
+    "Refuse an itemset length outside 1 .. the number of features, naming it."
+    if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
+        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
+                         f'(the number of features), got {max_length!r}')
+
+def _itemset_frame(enc: Encoder, sets, support, prob, t0: float, **params) -> pd.DataFrame:
+    "Itemsets as a frame (support, `feature=value` frozensets, itemset_prob); their padded indices in attrs['sets']."
+    names = np.array(enc.items, dtype=object)
+    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
+                        'itemset_prob': prob.astype(float)})
+    out.attrs['params'] = dict(**params, extract_s=time.perf_counter() - t0)
+    out.attrs['sets'] = sets    # the same itemsets as (m, max_length) indices, padded with -1
+    return out
+
 # %% ../nbs/04_variants.ipynb #2bb13b70
 def frequent_itemsets(
     model: Model,            # a trained model
@@ -36,21 +53,13 @@ def frequent_itemsets(
     "Algorithm 2: itemsets of 1..max_length items whose marked items all reach τi in one forward pass."
     check_tau(tau_i=tau_i); check_model(model)
     enc, t0 = model.encoder, time.perf_counter()
-    if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
-        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
-                         f'(the number of features), got {max_length!r}')
+    _check_length(enc, max_length)
     found = [(c[ok], ap[ok])
              for c, (ap, ok, *_) in walk(model, _singles(enc, items), max_length, tau_i, memory_mb=memory_mb)]
     sets, prob = pad_sets([f[0] for f in found], max_length), np.concatenate([f[1] for f in found])
     if X is None: support = np.full(len(sets), np.nan)
     else: bits, n = data_bits(X, enc); support = itemset_counts(bits, sets, n_rows=n) / n
-    names = np.array(enc.items, dtype=object)
-    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
-                        'itemset_prob': prob.astype(float)})
-    out.attrs['params'] = dict(max_length=max_length, tau_i=tau_i, extract_s=time.perf_counter() - t0)
-    # the same itemsets as (m, max_length) indices, padded with -1
-    out.attrs['sets'] = sets
-    return out
+    return _itemset_frame(enc, sets, support, prob, t0, max_length=max_length, tau_i=tau_i)
 
 # %% ../nbs/04_variants.ipynb #e6a13fcf
 def class_rules(
@@ -116,18 +125,11 @@ def verified_itemsets(
     "Itemsets the model grows level by level, kept when they hold in at least `min_support` of the rows."
     check_model(model)
     enc, t0 = model.encoder, time.perf_counter()
-    if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
-        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
-                         f'(the number of features), got {max_length!r}')
+    _check_length(enc, max_length)
     bits, n = data_bits(X, enc)
     starts = np.zeros(enc.n_items, bool); starts[_singles(enc, items)] = True
     found = [(sets, sup, np.take_along_axis(p, sets, 1).min(1))
              for _, sets, sup, p, _ in levels(model, bits, n, max_length, min_support, starts, memory_mb)]
     sets = pad_sets([f[0] for f in found], max_length)
     support, prob = (np.concatenate([f[k] for f in found]) if found else np.zeros(0) for k in (1, 2))
-    names = np.array(enc.items, dtype=object)
-    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
-                        'itemset_prob': prob.astype(float)})
-    out.attrs['params'] = dict(max_length=max_length, min_support=min_support, extract_s=time.perf_counter() - t0)
-    out.attrs['sets'] = sets
-    return out
+    return _itemset_frame(enc, sets, support, prob, t0, max_length=max_length, min_support=min_support)
