@@ -11,7 +11,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['CHUNK_WORDS', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows',
            'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count',
-           'pad_sets', 'index_sets', 'rule_keys', 'row_ids']
+           'pad_sets', 'index_sets', 'rule_keys', 'row_ids', 'key_jaccard']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -261,3 +261,15 @@ def row_ids(
     if not len(rows) or base ** rows.shape[1] >= 2**63:              # too wide for one int64: number the distinct rows
         return np.unique(rows, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
     return (rows + 1) @ base ** np.arange(rows.shape[1], dtype=np.int64)
+
+# %% ../nbs/00a_bitsets.ipynb #b0d903a1
+def key_jaccard(
+    a,                  # (r, w) rows, such as the `rule_keys` of one rule set
+    b,                  # (s, w) rows of the same width
+) -> float:             # |A ∩ B| / |A ∪ B| over distinct rows; 1 for two empty sets
+    "Jaccard similarity of two sets of rows: how alike two rule sets are, compared by their keys."
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    if not len(a) and not len(b): return 1.0
+    ids = row_ids(np.vstack([a, b]))
+    ia, ib = np.unique(ids[:len(a)]), np.unique(ids[len(a):])
+    return float(len(np.intersect1d(ia, ib, assume_unique=True)) / len(np.union1d(ia, ib)))

@@ -11,8 +11,8 @@ import pandas as pd
 
 from .encoding import Encoder
 from .autoencoder import Model, train
-from .bitsets import (BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts, pad_sets,
-                               row_ids, rule_keys)
+from .bitsets import (BitTable, as_bits, at_least, code_bits, fraction, item_counts, itemset_counts,
+                               key_jaccard, pad_sets, rule_keys)
 from .quality import MARGIN, Z, redundant, verified
 from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 from .extraction import Rules, check_depth, check_tau, extract_rules, outputs
@@ -172,13 +172,7 @@ def find_rules(
                       propose_s=t1 - t0, count_s=t2 - t1))
 
 # %% ../nbs/03a_rules.ipynb #bfb86dc6
-STABLE = 0.9   # training stops when two successive cycles find rule sets at least this similar (Jaccard)
-
-def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
-    "Jaccard similarity of two sets of distinct rule keys (rows); 1 for two empty sets."
-    if not len(a) and not len(b): return 1.0
-    _, counts = np.unique(row_ids(np.vstack([a, b])), return_counts=True)
-    return float((counts == 2).sum() / len(counts))
+STABLE = 0.9   # training stops when two successive cycles find rule sets at least this similar (`key_jaccard`)
 
 # %% ../nbs/03a_rules.ipynb #fed6d711
 def scan_facts(
@@ -261,7 +255,7 @@ def fit_rules(
         def settled(m: Model) -> bool:
             r = find(m, sample_bits)
             k = rule_keys(r.ante, r.cons, max_antecedents)
-            done = 'keys' in state and _jaccard(k, state['keys']) >= STABLE
+            done = 'keys' in state and key_jaccard(k, state['keys']) >= STABLE
             state.update(rules=r, keys=k)
             return done
         fixed = 'steps' in train_options or 'epochs' in train_options

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASETS, UCI_DATASETS
 from ..autoencoder import cpu_threads
-from ..bitsets import index_sets, item_bits, min_count, rule_keys
+from ..bitsets import index_sets, item_bits, key_jaccard, min_count, rule_keys
 from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
 from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
 from .harness import json_records, labelled, markdown_table, read_results, write_results
@@ -106,9 +106,8 @@ def score(
 
 def jaccard(rule_sets: list) -> float:
     "Mean pairwise Jaccard similarity of rule sets given as (ante, cons); 1 when every set is empty."
-    keys = [{tuple(k) for k in rule_keys(a, c, 2)} for a, c in rule_sets]
-    pairs = [(s, t) for i, s in enumerate(keys) for t in keys[i + 1:]]
-    return float(np.mean([len(s & t) / len(s | t) if s | t else 1.0 for s, t in pairs])) if pairs else np.nan
+    keys = [rule_keys(a, c, 2) for a, c in rule_sets]
+    return float(np.mean([key_jaccard(s, t) for i, s in enumerate(keys) for t in keys[i + 1:]])) if len(keys) > 1 else np.nan
 
 # %% ../../nbs/05a_trust.ipynb #541e4c25
 STOCHASTIC = {'aerial_nb', 'Aerial+ (paper)', 'pyaerial 1.1.0'}
