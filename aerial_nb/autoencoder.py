@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
+from .bitsets import whole
 from .encoding import Encoder
 
 # %% auto #0
@@ -311,14 +312,6 @@ class _Member:
         return history
 
 # %% ../nbs/02_network.ipynb #e21764ec
-def _whole(name: str, v, low: int = 1, high: int = None) -> int:
-    "`v` as an int when it is a whole number in low..high (not a bool, not text), else a ValueError naming `name`."
-    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low
-            or (high is not None and v > high)):
-        raise ValueError(f'{name} must be a whole number'
-                         + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
-    return int(v)
-
 def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -> Model:
     codes = codes.to(device)
     bar = tqdm(total=models * s['epochs'] * math.ceil(len(codes) / int(s['batch_size'])), desc='training',
@@ -372,9 +365,9 @@ def train(
     ("Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; "
      "`Model.settings` holds the arguments that repeat it.")
     X = _as_codes(X, encoder)
-    models, seed = _whole('models', models), _whole('seed', seed, 0, 2**63 - 1)
+    models, seed = whole('models', models), whole('seed', seed, 0, 2**63 - 1)
     for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size, steps=steps).items():
-        if v is not None: _whole(k, v)
+        if v is not None: whole(k, v)
     if lr is not None and not (isinstance(lr, (int, float)) and lr > 0):
         raise ValueError(f'lr must be a positive number, got {lr!r}')
     device = torch.device(device)
@@ -387,5 +380,5 @@ def train(
     batch = batch_size or 128
     total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)
     s = dict(paper=False, layers=layers or 1, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
-             observe=_whole('observe', observe, 0), seed=seed, models=models, steps=total)
+             observe=whole('observe', observe, 0), seed=seed, models=models, steps=total)
     return _train_verified(X, encoder, s, until, device, progress)

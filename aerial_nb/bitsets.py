@@ -11,7 +11,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['CHUNK_WORDS', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows',
            'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count',
-           'pad_sets', 'index_sets', 'rule_keys', 'row_ids', 'key_jaccard']
+           'whole', 'pad_sets', 'index_sets', 'rule_keys', 'row_ids', 'key_jaccard']
 
 # %% ../nbs/00a_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -162,7 +162,7 @@ def itemset_counts(
     data,                # (n, D) one-hot matrix, or its `item_bits`
     sets,                # (m, a) int64 item indices padded with -1
     n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,   # itemsets per batch (default: about 64 MB of words)
+    chunk: int = None,   # itemsets per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> np.ndarray:         # (m,) int64 number of rows that contain every item of each set
     "Exact number of rows containing each itemset (the empty set is in every row)."
     if isinstance(data, BitTable): return data.total(itemset_counts, check_sets(sets, data.n_items), chunk=chunk)
@@ -214,6 +214,20 @@ def min_count(
     "⌈share · n_rows⌉, exactly: count ≥ min_count(s, n) is the same test as at_least(count, n, s)."
     p, q = fraction(share, what)
     return -(-p * n_rows // q)
+
+# %% ../nbs/00a_bitsets.ipynb #6f08c103
+def whole(
+    name: str,          # the argument's name, for the error message
+    v,                  # its value
+    low: int = 1,       # the smallest value allowed
+    high: int = None,   # the largest (default: no bound)
+) -> int:
+    "`v` as an int when it is a whole number in low..high (not a bool, not text), else a ValueError naming `name`."
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < low
+            or (high is not None and v > high)):
+        raise ValueError(f'{name} must be a whole number'
+                         + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
+    return int(v)
 
 # %% ../nbs/00a_bitsets.ipynb #055fcb0b
 def pad_sets(

@@ -259,13 +259,6 @@ def scan_dask_table(
     return Scan(encoder, bits, sample, dict(rows=table.n_rows, training_rows=len(sample)))
 
 # %% ../nbs/01c_cluster.ipynb #d30110f3
-def _peak_mb() -> float:
-    ("This process's peak memory in MB, since it started (Linux's VmHWM: `ru_maxrss` there starts from the peak of the "
-     "process that started it).")
-    try:
-        with open('/proc/self/status') as f: return next(int(l.split()[1]) for l in f if l.startswith('VmHWM:')) / 1024
-    except (OSError, StopIteration): return peak_memory_mb()
-
 def scan_cluster(
     client: Client,                 # a client of the cluster (`connect`)
     spec,                           # a Parquet file, a folder of Parquet files or a glob that the workers can read
@@ -288,5 +281,5 @@ def scan_cluster(
     out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9),
                      missing=dict(table.missing), peak_memory_mb=peak_memory_mb(), partitions=len(table.parts),
                      workers=len(client.scheduler_info()['workers']),
-                     worker_peak_memory_mb=max(client.run(_peak_mb).values()))
+                     worker_peak_memory_mb=max(client.run(peak_memory_mb).values()))
     return out

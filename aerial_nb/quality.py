@@ -68,7 +68,7 @@ def rule_metrics(
     ante,                # (r, a) int64 antecedent item indices padded with -1
     cons,                # (r,) int64 consequent item per rule
     n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,   # rules per batch (default: about 64 MB of words)
+    chunk: int = None,   # rules per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> pd.DataFrame:       # one row per rule, the `METRICS` columns
     "Exact quality metrics of each rule `ante → cons`, with mlxtend's column names."
     bits, n = as_bits(data, n_rows)
@@ -81,7 +81,7 @@ def coverage(
     data,                # (n, D) one-hot matrix, or its `item_bits`
     ante,                # (r, a) int64 antecedent item indices padded with -1
     n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,   # rules per batch (default: about 64 MB of words)
+    chunk: int = None,   # rules per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> float:              # share of rows in 0..1; 0 for no rules
     "Share of rows that contain the antecedent of at least one rule."
     bits, n = as_bits(data, n_rows)
@@ -103,7 +103,7 @@ def rule_set_summary(
     ante,                # (r, a) int64 antecedent item indices padded with -1
     cons,                # (r,) int64 consequent item per rule
     n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,   # rules per batch (default: about 64 MB of words)
+    chunk: int = None,   # rules per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> dict:               # rules, support, confidence, lift (averages), coverage, vacuous
     "Rule count, average support, confidence and lift, and coverage of one rule set."
     bits, n = as_bits(data, n_rows)
@@ -232,7 +232,7 @@ def verified(
     min_lift: float = None,      # exact lift at least this (None: any)
     min_support: float = None,   # exact support at least this (None: any)
     n_rows: int = None,          # rows of the table (needed when `data` is bit sets)
-    chunk: int = None,           # rules per batch (default: about 64 MB of words)
+    chunk: int = None,           # rules per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> tuple:                      # (r,) bool: the rules that meet every threshold; their `METRICS` frame
     "Which rules hold on the data with confidence, lift and support at least the thresholds, decided on exact counts."
     bits, n = as_bits(data, n_rows)

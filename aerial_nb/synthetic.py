@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .bitsets import whole
+
 # %% auto #0
 __all__ = ['BLOCK_ROWS', 'STRENGTH', 'SHARES', 'Plan', 'plan_table', 'planted_rules', 'synthetic_codes', 'synthetic_table',
            'read_planted', 'planted_score']
@@ -31,12 +33,6 @@ class Plan:
     strength: float = STRENGTH
     seed: int = 0
 
-def _whole(name: str, v, low: int, high: int = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low or (high is not None and v > high):
-        raise ValueError(f'{name} must be a whole number'
-                         + (f' from {low} to {high}' if high is not None else f' of at least {low}') + f', got {v!r}')
-    return int(v)
-
 def plan_table(
     features: int = 50,            # columns
     values: int = 10,              # values per column (3 to 32,767)
@@ -46,14 +42,14 @@ def plan_table(
     seed: int = 0,                 # the same seed, the same plan
 ) -> Plan:
     "Choose the planted groups, their planted values and their shares of rows."
-    features, values = _whole('features', features, 2), _whole('values', values, 3, 2**15 - 1)
-    planted, group = _whole('planted', planted, 0), _whole('group', group, 2)
+    features, values = whole('features', features, 2), whole('values', values, 3, 2**15 - 1)
+    planted, group = whole('planted', planted, 0), whole('group', group, 2)
     if planted * group > features:
         raise ValueError(f'{planted} groups of {group} features need {planted * group} features, '
                          f'got features={features}')
     if not (isinstance(strength, (int, float)) and not isinstance(strength, bool) and 0 < strength <= 1):
         raise ValueError(f'strength must lie in (0, 1], got {strength!r}')
-    rng = np.random.default_rng([_whole('seed', seed, 0), 0])
+    rng = np.random.default_rng([whole('seed', seed, 0), 0])
     groups = np.sort(rng.permutation(features)[:planted * group].reshape(planted, group), axis=1)
     hot, shares = rng.integers(0, values, (planted, group)), rng.uniform(*SHARES, planted)
     width = len(str(features - 1))
@@ -115,7 +111,7 @@ def synthetic_table(
     chunk_rows: int = 1 << 18,  # rows drawn and written at a time (one row group each)
 ) -> tuple:                     # (the DataFrame, or the path written), its planted rules (`planted_rules`)
     "A table with rules planted between groups of features, every other feature independent, and its planted rules."
-    rows, chunk_rows = _whole('rows', rows, 1), _whole('chunk_rows', chunk_rows, 1)
+    rows, chunk_rows = whole('rows', rows, 1), whole('chunk_rows', chunk_rows, 1)
     plan = plan_table(features, values, planted, group, strength, seed)
     truth, labels = planted_rules(plan), [f'v{u}' for u in range(values)]
     if path is None:
