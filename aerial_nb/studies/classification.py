@@ -105,7 +105,7 @@ def cba_order(
     return order, nAC[order], conf[order]
 
 # %% ../../nbs/06_classification.ipynb #21efd648
-def _first_correct(bits, yb, ante, cons, y, n) -> np.ndarray:
+def _first_correct(bits, yb, ante, cons, n) -> np.ndarray:
     ("(n,) position (in the given order) of the first rule that covers each row and predicts its "
      "class; len(cons) if none.")
     first = np.full(n, len(cons))
@@ -132,7 +132,7 @@ def cba(
     order, _, _ = cba_order(X, y, ante, cons)
     ante, cons = np.asarray(ante, np.int64)[order], cons[order]
     bits, n, yb = item_bits(X), len(X), _class_bits(y, C)
-    first = _first_correct(bits, yb, ante, cons, y, n)
+    first = _first_correct(bits, yb, ante, cons, n)
     cand = np.unique(first[first < len(cons)])
     rows = and_rows(bits, ante[cand], all_rows(n, bits.shape[1]))           # (m, W) rows each candidate covers
     left, kept, errors, totals, defaults = all_rows(n, bits.shape[1]), [], 0, [], []

@@ -13,7 +13,7 @@ from ..encoding import Encoder, encode, load_uci, weather_beverage, PAPER_DATASE
 from ..autoencoder import cpu_threads
 from ..bitsets import index_sets, item_bits, key_jaccard, min_count, rule_keys
 from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
-from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, fit_rules, rule_items
+from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, dominant_items, fit_rules, propose, rule_items
 from .harness import json_records, labelled, markdown_table, read_results, write_results
 
 # %% auto #0
@@ -195,7 +195,6 @@ def threshold_grid(
     data_dir: str = None,                   # local mirror of the UCI datasets
 ) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift, margin and z
     "Rule counts and recall of the default model's verified candidates at several min_lift, margin and z values."
-    from aerial_nb.rules import dominant_items, propose
     settings = ([(l, MARGIN, Z) for l in lifts]
                 + [(MIN_LIFT, m, z) for m in margins for z in zs if (m, z) != (MARGIN, Z)])
     rows = []
