@@ -17,7 +17,7 @@ from ..autoencoder import cpu_threads, train
 from ..extraction import extract_rules
 from ..bitsets import at_least, index_sets, item_bits, itemset_counts, min_count
 from ..quality import compare_with_exhaustive, coverage, defined_mean, rule_metrics, rule_set_summary, verified
-from .harness import best_of, json_records, labelled, markdown_table, write_results
+from .harness import best_of, json_records, labelled, markdown_table, pyaerial_rules, write_results
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -389,18 +389,6 @@ def _aerial_nb_timed(df) -> tuple:
     rule_metrics(X, rules.ante, rules.cons)
     return (rules.ante, rules.cons), dict(train_s=t1 - t0, extract_s=time.perf_counter() - t1)
 
-def _pyaerial_timed(table: pd.DataFrame) -> tuple:
-    ("pyaerial's rules from the table of labels, as (antecedent item names, consequent item name) pairs, "
-     "and the seconds of its phases.")
-    from aerial import model, rule_extraction
-    t0 = time.perf_counter()
-    trained = model.train(table, show_progress=False)
-    t1 = time.perf_counter()
-    out = rule_extraction.generate_rules(trained)
-    phases = dict(train_s=t1 - t0, extract_s=time.perf_counter() - t1)
-    name = lambda d: f"{d['feature']}={d['value']}"
-    return [([name(a) for a in r['antecedents']], name(r['consequent'])) for r in out['rules']], phases
-
 def speed_benchmark(
     datasets: list = None,    # UCI dataset names (default all five)
     repeat: int = 3,          # runs of each neural method; the fastest counts
@@ -408,19 +396,15 @@ def speed_benchmark(
     progress: bool = True,    # print each row as it is measured
 ) -> pd.DataFrame:            # one row per dataset and method, with `vs_aerial_nb` = time / aerial_nb's time
     "Time aerial_nb against pyaerial 1.1.0, mlxtend FP-Growth and pyfim FP-Growth in one process."
-    import logging
     if repeat < 1: raise ValueError(f'repeat must be at least 1, got {repeat}')
     # pyaerial and pyfim are optional
     if importlib.util.find_spec('mlxtend') is None: raise ImportError('speed_benchmark needs mlxtend (FP-Growth)')
     has = {m: importlib.util.find_spec(m) is not None for m in ('aerial', 'fim')}
-    if has['aerial']:
-        import aerial
-        aerial.setup_logging(logging.WARNING)                     # its progress messages are INFO
     rows = []
     with cpu_threads():
         warm = pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq'), 'c': list('uvvu')})
         _aerial_nb_timed(warm)
-        if has['aerial']: _pyaerial_timed(warm)
+        if has['aerial']: pyaerial_rules(warm)
         for name in datasets or PAPER_DATASETS:
             df = load_uci(name, drop_class=True, data_dir=data_dir)
             enc, X = encode(df)
@@ -429,9 +413,9 @@ def speed_benchmark(
             need = int(math.ceil(len(X) * rule_set_summary(X, ante, cons)['support'] / 2))
             if has['aerial']:
                 table = labelled(enc, X)
-                t, (pairs, ph) = best_of(lambda: _pyaerial_timed(table), repeat)
-                runs.append(('pyaerial', t, ph, index_sets([enc.item_index(a) for a, _ in pairs], 2),
-                             index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0]))
+                t, (r, ph) = best_of(lambda: pyaerial_rules(table), repeat)
+                runs.append(('pyaerial', t, ph, index_sets([enc.item_index(a) for a in r.antecedents], 2),
+                             index_sets([enc.item_index(c) for c in r.consequent], 1)[:, 0]))
             a, c, t = min((mine_exhaustive(X, need / len(X), 0.8) for _ in range(repeat)), key=lambda r: r[2])
             runs.append(('mlxtend FP-Growth', t, {}, a, c))              # thresholds decided on counts
             if has['fim']:

@@ -15,8 +15,8 @@ import pandas as pd
 from ..encoding import Encoder
 
 # %% auto #0
-__all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'json_records', 'markdown_table', 'write_results',
-           'read_results']
+__all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'json_records', 'markdown_table',
+           'write_results', 'read_results']
 
 # %% ../../nbs/04a_harness.ipynb #5faafe60
 CORE_PACKAGES = ('aerial_nb', 'torch', 'numpy', 'pandas')   # recorded with every result
@@ -60,6 +60,29 @@ def labelled(
     items = np.nonzero(X)[1].reshape(len(X), len(enc))
     return pd.DataFrame(np.array([c for cats in enc.categories for c in cats], dtype=object)[items],
                         columns=enc.features)
+
+# %% ../../nbs/04a_harness.ipynb #122658df
+def pyaerial_rules(
+    table: pd.DataFrame,  # category labels, one column per feature (`labelled`)
+    target: str = None,   # a class column: only rules that predict it (pyaerial's `target_classes`)
+    seed: int = 0,        # torch's seed, set before pyaerial trains
+) -> tuple:               # (rules: antecedents (item names), consequent, support, confidence), {train_s, extract_s}
+    "pyaerial's rules on `table` with its defaults, and the seconds it took to train and to extract."
+    import logging, torch, aerial                         # a baseline: imported only here
+    from aerial import model, rule_extraction
+    aerial.setup_logging(logging.WARNING)                  # its progress messages are INFO
+    torch.manual_seed(seed)
+    t0 = time.perf_counter()
+    trained = model.train(table, show_progress=False)
+    t1 = time.perf_counter()
+    out = rule_extraction.generate_rules(trained, target_classes=None if target is None else [target])
+    phases = dict(train_s=t1 - t0, extract_s=time.perf_counter() - t1)
+    name = lambda d: f"{d['feature']}={d['value']}"
+    rules = pd.DataFrame({'antecedents': [[name(a) for a in r['antecedents']] for r in out['rules']],
+                          'consequent': [name(r['consequent']) for r in out['rules']],
+                          'support': [r.get('support', np.nan) for r in out['rules']],
+                          'confidence': [r.get('confidence', np.nan) for r in out['rules']]})
+    return rules, phases
 
 # %% ../../nbs/04a_harness.ipynb #8b89daaf
 def json_records(

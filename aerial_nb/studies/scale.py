@@ -16,6 +16,7 @@ from ..bitsets import at_least, code_bits, min_count
 from ..quality import MARGIN, Z, redundant
 from ..streaming import CHUNK_ROWS, peak_memory_mb
 from ..synthetic import planted_score, read_planted, synthetic_table
+from .harness import pyaerial_rules
 
 # %% auto #0
 __all__ = ['ROWS', 'WIDTHS', 'WIDTH_ROWS', 'TIMEOUT', 'MEMORY_MB', 'METHODS', 'BASELINES', 'scale_table', 'measured',
@@ -152,16 +153,9 @@ def _mlxtend(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     return _frame(names, ante[keep], cons[keep], *(r[k].to_numpy()[keep] for k in ('support', 'confidence', 'lift')))
 
 def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
-    import logging, torch, aerial
-    from aerial import model, rule_extraction
-    aerial.setup_logging(logging.WARNING)
-    torch.manual_seed(0)
-    out = rule_extraction.generate_rules(model.train(df.astype(str), show_progress=False))
-    items = lambda ds: sorted(f"{d['feature']}={d['value']}" for d in ds)
-    return pd.DataFrame({'antecedents': [items(r['antecedents']) for r in out['rules']],
-                         'consequents': [items([r['consequent']]) for r in out['rules']],
-                         'support': [r.get('support', np.nan) for r in out['rules']],
-                         'confidence': [r.get('confidence', np.nan) for r in out['rules']], 'lift': np.nan})
+    r = pyaerial_rules(df.astype(str))[0]
+    return r.assign(antecedents=r.antecedents.map(sorted), consequents=r.consequent.map(lambda c: [c]),
+                    lift=np.nan)[['antecedents', 'consequents', 'support', 'confidence', 'lift']]
 
 BASELINES = {'pyfim': _pyfim, 'mlxtend': _mlxtend, 'pyaerial': _pyaerial}
 

@@ -14,7 +14,7 @@ from ..autoencoder import cpu_threads
 from ..bitsets import index_sets, item_bits, key_jaccard, min_count, rule_keys
 from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
 from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, dominant_items, fit_rules, propose, rule_items
-from .harness import json_records, labelled, markdown_table, read_results, write_results
+from .harness import json_records, labelled, markdown_table, pyaerial_rules, read_results, write_results
 
 # %% auto #0
 __all__ = ['STRONG', 'METHODS', 'STOCHASTIC', 'strong_rules', 'run_aerial_nb', 'run_paper', 'run_pyaerial', 'run_fpgrowth',
@@ -53,20 +53,11 @@ def run_paper(X, enc: Encoder, target=None, seed: int = 0) -> dict:
 
 def run_pyaerial(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     "pyaerial 1.1.0 with its defaults (class rules: `target_classes`)."
-    import logging, torch, aerial
-    from aerial import model, rule_extraction
-    aerial.setup_logging(logging.WARNING)
-    table = labelled(enc, X)
-    torch.manual_seed(seed)
-    t0 = time.perf_counter()
-    out = rule_extraction.generate_rules(model.train(table, show_progress=False),
-                                         target_classes=None if target is None else [target])
-    seconds = time.perf_counter() - t0
-    name = lambda d: f"{d['feature']}={d['value']}"
-    pairs = [([name(a) for a in r['antecedents']], name(r['consequent']))
-             for r in out['rules'] if len(r['antecedents']) <= 2]
-    return dict(ante=index_sets([enc.item_index(a) for a, _ in pairs], 2),
-                cons=index_sets([enc.item_index(c) for _, c in pairs], 1)[:, 0], seconds=seconds)
+    r, ph = pyaerial_rules(labelled(enc, X), target, seed)
+    r = r[r.antecedents.map(len) <= 2]
+    return dict(ante=index_sets([enc.item_index(a) for a in r.antecedents], 2),
+                cons=index_sets([enc.item_index(c) for c in r.consequent], 1)[:, 0],
+                seconds=ph['train_s'] + ph['extract_s'])
 
 def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     ("FP-Growth (pyfim) asked the same question exhaustively: antecedents in 10% of rows, confidence ≥ 0.8, "
