@@ -4,9 +4,7 @@
 
 # %% ../../nbs/09_scale.ipynb #8e211b21
 from __future__ import annotations
-import json, os, platform, signal, subprocess, sys, tempfile, time
-from datetime import datetime, timezone
-from importlib.metadata import PackageNotFoundError, version
+import json, os, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +14,7 @@ from ..bitsets import at_least, code_bits, min_count
 from ..quality import MARGIN, Z, redundant
 from ..streaming import CHUNK_ROWS, peak_memory_mb
 from ..synthetic import planted_score, read_planted, synthetic_table
-from .harness import pyaerial_rules
+from .harness import json_records, markdown_table, pyaerial_rules, read_results, write_results
 
 # %% auto #0
 __all__ = ['ROWS', 'WIDTHS', 'WIDTH_ROWS', 'TIMEOUT', 'MEMORY_MB', 'METHODS', 'BASELINES', 'scale_table', 'measured',
@@ -298,14 +296,7 @@ def growth_exponent(
     return float(np.polyfit(np.log(np.asarray(rows, float)), np.log(np.asarray(seconds, float)), 1)[0])
 
 # %% ../../nbs/09_scale.ipynb #cc9bc5fc
-def _machine() -> dict:
-    "Where the runs were made: platform, CPUs, Python and the versions of the packages measured."
-    def v(p):
-        try: return version(p)
-        except PackageNotFoundError: return None
-    return dict(platform=platform.platform(), cpus=os.cpu_count(), python=platform.python_version(),
-                packages={p: v(p) for p in ('aerial_nb', 'torch', 'numpy', 'pandas', 'pyarrow', 'pyfim', 'mlxtend',
-                                            'pyaerial')})
+_PACKAGES = ('pyarrow', 'pyfim', 'mlxtend', 'pyaerial')   # what the runs read with and compare against
 
 def scale_table_md(runs: pd.DataFrame) -> pd.DataFrame:
     "The runs as a reader's table: one row per table and method."
@@ -323,30 +314,20 @@ def write_scale(
     machine: dict = None, # where they were made (default: this machine)
 ) -> tuple:               # paths of scale.json and scale.md
     "Save a scale study as `scale.json` (every run, the machine, the command) and `scale.md` (the table)."
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    doc = dict(created=created or datetime.now(timezone.utc).isoformat(timespec='seconds'), note=note,
-               machine=machine or _machine(), runs=json.loads(runs.to_json(orient='records', double_precision=15)))
-    (folder/'scale.json').write_text(json.dumps(doc, indent=1))
-    t, info = scale_table_md(runs).round(3), doc['machine']
-    fmt = lambda v: '' if pd.isna(v) else str(v)
-    md = (['# Scale: time, memory and planted rules from 10^5 to 10^7 rows\n',
-           f"Created {doc['created']} with `{note}`. Machine: {info['platform']}, {info['cpus']} CPUs, "
-           f"Python {info['python']}.\n",
-           '| ' + ' | '.join(t.columns) + ' |', '|' + '---|' * len(t.columns)]
-          + ['| ' + ' | '.join(map(fmt, r)) + ' |' for r in t.itertuples(index=False)])
+    md = [markdown_table(scale_table_md(runs).astype({'rules': float, 'spurious': float}))]   # missing: nan
     nb = runs[(runs.method == 'aerial_nb') & (runs.seed == 0) & (runs.features == 50) & (runs.status == 'ok')]
     if nb.rows.nunique() > 1 and {'fit_s', 'scan_s', 'count_s'} <= set(nb.columns):
         md.append("\naerial_nb (seed 0, 50 features): "
                   f"time grows as rows^{growth_exponent(nb.rows, nb.seconds):.2f} in all, "
                   f"rows^{growth_exponent(nb.rows, nb.fit_s + nb.scan_s + nb.count_s):.2f} for the stages "
                   "that read every row.")
-    (folder/'scale.md').write_text('\n'.join(md) + '\n')
-    return folder/'scale.json', folder/'scale.md'
+    return write_results(folder, 'scale', 'Scale: time, memory and planted rules from 10^5 to 10^7 rows',
+                         dict(runs=json_records(runs)), '\n'.join(md), note, _PACKAGES, created, machine)
 
 def read_scale(path) -> tuple:
     ("The runs of a `scale.json` file, and the file's note, created and machine (`write_scale(runs, folder, "
      "**meta)` writes it again).")
-    doc = json.loads(Path(path).read_text())
+    doc = read_results(path)
     return pd.DataFrame(doc.pop('runs')), doc
 
 # %% ../../nbs/09_scale.ipynb #7e8ac520
