@@ -647,18 +647,15 @@ def _bench(args) -> dict:
                                       progress=not args.json)
             table, paths = summary_table(rows), write_rule_quality(rows, args.results, note=args.command_line)
         elif args.study == 'speed':
-            from aerial_nb.studies.evaluation import speed_benchmark, write_speed
+            from aerial_nb.studies.evaluation import speed_benchmark, speed_ratios, write_speed
             rows = speed_benchmark(args.datasets, repeat=args.repeat, data_dir=args.data_dir, progress=not args.json)
-            table, paths = (rows.pivot(index='dataset', columns='method', values='vs_aerial_nb')
-                            .drop(columns='aerial_nb'), write_speed(rows, args.results, note=args.command_line))
+            table, paths = speed_ratios(rows), write_speed(rows, args.results, note=args.command_line)
             if not args.json: print("\ntime as a multiple of aerial_nb's:")
         elif args.study == 'support-sweep':
-            from aerial_nb.studies.classification import support_sweep, write_sweep
+            from aerial_nb.studies.classification import support_sweep, sweep_table, write_sweep
             rows = pd.concat([support_sweep(load_uci(d, data_dir=args.data_dir), folds=args.folds).assign(dataset=d)
                               for d in args.datasets or PAPER_DATASETS], ignore_index=True)
-            table = (rows.groupby(['dataset', 'classifier', 'min_support'], sort=False)
-                     [['patterns', 'accuracy', 'time_s']].mean())
-            paths = write_sweep(rows, args.results, note=args.command_line)
+            table, paths = sweep_table(rows), write_sweep(rows, args.results, note=args.command_line)
         else:
             from aerial_nb.studies.classification import classification_study, table4, write_classification
             rows = classification_study(args.datasets, folds=args.folds, slow=args.slow, data_dir=args.data_dir)

@@ -23,7 +23,7 @@ _PACKAGES = ('pyfim', 'imodels', 'scikit-learn')   # the baselines, whose versio
 # %% auto #0
 __all__ = ['SETTINGS', 'MINERS', 'SWEEP', 'stratified_folds', 'covers', 'RuleList', 'cba_order', 'cba', 'corels', 'brl',
            'fpgrowth_itemsets', 'fpgrowth_class_rules', 'evaluate_fold', 'cross_validate', 'classification_study',
-           'table4', 'claims', 'support_sweep', 'plot_sweep', 'write_sweep', 'write_classification']
+           'table4', 'claims', 'support_sweep', 'plot_sweep', 'sweep_table', 'write_sweep', 'write_classification']
 
 # %% ../../nbs/06_classification.ipynb #5362e33a
 def stratified_folds(
@@ -469,6 +469,13 @@ def plot_sweep(
     return fig
 
 # %% ../../nbs/06_classification.ipynb #8d554146
+def sweep_table(
+    sweep: pd.DataFrame,      # `support_sweep` rows with a `dataset` column
+) -> pd.DataFrame:            # one row per dataset, classifier and support
+    "Mean patterns, accuracy and time over the folds of a support sweep."
+    return (sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False)
+            .agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'), time_s=('time_s', 'mean')))
+
 def write_sweep(
     sweep: pd.DataFrame,      # `support_sweep` rows with a `dataset` column
     folder,                   # where to write support_sweep.json and support_sweep.md (created if needed)
@@ -477,10 +484,8 @@ def write_sweep(
 ) -> tuple:                   # paths written
     ("Save a support sweep as `support_sweep.json` (every fold) and `support_sweep.md` "
      "(mean patterns, accuracy and time per support).")
-    t = (sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False)
-         .agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'), time_s=('time_s', 'mean')))
     md = [f"{sweep.fold.nunique()}-fold stratified cross-validation, FP-Growth patterns only; accuracy as a share.", '',
-          markdown_table(t)]
+          markdown_table(sweep_table(sweep))]
     return write_results(folder, 'support_sweep', 'FP-Growth support sweep (Appendix E)',
                          dict(folds=int(sweep.fold.nunique()), folds_detail=json_records(sweep)), '\n'.join(md), note,
                          _PACKAGES, **header)

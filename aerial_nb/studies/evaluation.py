@@ -23,7 +23,7 @@ from .harness import best_of, json_records, labelled, markdown_table, pyaerial_r
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
            'mine_exhaustive', 'ARMAE', 'mine_armae', 'item_table', 'mine_niaarm', 'score_rules', 'rule_quality_study',
            'summary_table', 'check_targets', 'antecedent_sweep', 'threshold_sweep', 'training_search',
-           'write_rule_quality', 'speed_benchmark', 'write_speed']
+           'write_rule_quality', 'speed_benchmark', 'speed_ratios', 'write_speed']
 
 # %% ../../nbs/05_evaluation.ipynb #8eb30b5e
 def run_aerial(
@@ -439,15 +439,20 @@ def speed_benchmark(
     return out
 
 # %% ../../nbs/05_evaluation.ipynb #a932ccf3
+def speed_ratios(
+    df: pd.DataFrame,   # `speed_benchmark`'s rows
+) -> pd.DataFrame:      # one row per dataset, one column per other method
+    "Each method's time as a multiple of aerial_nb's."
+    return df.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb')
+
 def write_speed(
     df: pd.DataFrame,   # `speed_benchmark`'s rows
     folder,             # where to write (created if needed)
     note: str = '',     # how the run was made (the command)
 ) -> tuple:             # paths of speed.json and speed.md
     "Save a speed run as `speed.json` (every run) and `speed.md` (the ratios, then every run)."
-    ratios = df.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb')
     md = [f"Best of {df.attrs.get('repeat')} runs for the neural methods; torch on one thread.", '',
-          "## Time as a multiple of aerial_nb's", '', markdown_table(ratios, 2), '', '## Every run', '',
+          "## Time as a multiple of aerial_nb's", '', markdown_table(speed_ratios(df), 2), '', '## Every run', '',
           markdown_table(df.set_index(['dataset', 'method']))]
     return write_results(folder, 'speed', 'Speed (aerial_nb against pyaerial and FP-Growth)',
                          dict(repeat=df.attrs.get('repeat'), missing=df.attrs.get('missing', []),
