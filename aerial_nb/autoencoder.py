@@ -344,6 +344,7 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
             model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))
             if (until is not None and until(model)) or len(history) >= s['steps']: return model
 
+# %% ../nbs/02_network.ipynb #61e1c3cf
 def train(
     X,                      # (n, D) one-hot rows from `encoder.transform`, or (n, k) integer codes from `encoder.codes`
     encoder: Encoder,       # the encoder that made X

@@ -122,6 +122,7 @@ def _distinct(v: pd.Series):
     c = v.cat.codes.to_numpy()
     return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
 
+# %% ../nbs/00_encoding.ipynb #f8f45198
 class ColumnFit:
     "What fitting one column needs, gathered batch by batch (see the text)."
     def __init__(self,
@@ -182,6 +183,7 @@ class ColumnFit:
         "The sampled values (every value, when the column has at most `sample_rows` of them)."
         return pd.Series(np.concatenate([x for _, x in self.sample]) if self.sample else [], name=self.name)
 
+# %% ../nbs/00_encoding.ipynb #7da6b053
 def _fit_column(c: ColumnFit, numbers: bool, bins: int, binning: str, max_distinct: int, max_categories: int) -> tuple:
     "The labels of one column, and its bin edges (None for a categorical column), from what `c` gathered."
     name = c.name
@@ -246,6 +248,7 @@ def column_fits(
                            np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
             for col in df.columns if col not in drop}
 
+# %% ../nbs/00_encoding.ipynb #ec9b39ee
 def fitted_encoder(
     fits: dict,                   # column -> `ColumnFit` that has gathered every row of the table
     bins: int = 10,               # bins per discretized numeric column
@@ -265,6 +268,7 @@ def fitted_encoder(
     if not feats: raise ValueError('no features are left to encode')
     return Encoder(feats, cats, kept_edges)
 
+# %% ../nbs/00_encoding.ipynb #a245bcd7
 def fit_batches(
     batches,                      # DataFrames with the same columns: the table, a batch of rows at a time
     drop: list = None,            # columns to leave out

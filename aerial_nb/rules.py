@@ -193,6 +193,7 @@ def run_summary(
                train_s=train_s, extract_s=extract_s)
     return {**out, **{k: v for k, v in facts.items() if k not in out}, 'peak_memory_mb': peak_memory_mb()}
 
+# %% ../nbs/03a_rules.ipynb #8f4cb9a8
 def _data(data, enc: Encoder) -> tuple:
     ("(encoder, training rows, bit sets of all rows, bit sets of the training rows, facts) of a `Scan` or "
      "of a one-hot matrix.")
@@ -220,6 +221,7 @@ def _check_options(enc: Encoder, max_antecedents, min_confidence, min_lift, min_
     else: check_thresholds(min_confidence, min_lift, min_support); rule_items(enc, antecedents, consequents, target)
     return antecedents, consequents
 
+# %% ../nbs/03a_rules.ipynb #5710c4b0
 def fit_rules(
     data,                         # a `Scan` (from `scan_table`), or an (n, D) one-hot matrix from `encode`
     enc: Encoder = None,          # the encoder that made the one-hot matrix (a Scan carries its own)
@@ -265,6 +267,7 @@ def fit_rules(
         rules = state['rules'] if not fixed and sample_bits is bits else find(model, bits)
     return model, rules, run_summary(rules.summary(bits), model, facts, train_s, rules.params['extract_s'])
 
+# %% ../nbs/03a_rules.ipynb #98d58ef5
 def mine(
     data,                         # a DataFrame; a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
     max_antecedents: int = 2,     # a: longest antecedent

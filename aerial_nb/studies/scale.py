@@ -119,6 +119,7 @@ def _frame(names: list, ante: np.ndarray, cons: np.ndarray, support, confidence,
                          'consequents': [[names[c]] for c in cons],
                          'support': support, 'confidence': confidence, 'lift': lift})
 
+# %% ../../nbs/09_scale.ipynb #7360a1ef
 def _pyfim(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     import fim
     codes, names = _items(df)
@@ -157,6 +158,7 @@ def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
 
 BASELINES = {'pyfim': _pyfim, 'mlxtend': _mlxtend, 'pyaerial': _pyaerial}
 
+# %% ../../nbs/09_scale.ipynb #b39604c6
 def run_baseline(
     method: str,        # a key of `BASELINES`
     table,              # a Parquet file
