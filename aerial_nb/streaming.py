@@ -16,8 +16,8 @@ from .encoding import SAMPLE_ROWS, Encoder, fit_batches, load_uci, weather_bever
 from .bitsets import BitTable, code_bits
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files',
-           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READAHEAD', 'mark_missing', 'Source', 'parquet_format', 'dictionary_schema',
+           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table']
 
 # %% ../nbs/01a_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -85,6 +85,9 @@ def _text(schema) -> list:
     import pyarrow as pa
     return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 
+# how batches are scanned: one at a time, nothing decoded ahead of the batch being encoded
+READAHEAD = dict(batch_readahead=1, fragment_readahead=1, use_threads=False)
+
 def parquet_format(schema):   # the Arrow schema of the files
     ("How Parquet is read: text columns as dictionaries (pandas categoricals, each distinct text held once per batch), "
      "without pre-buffering.")
@@ -99,14 +102,14 @@ def dictionary_schema(schema):   # the Arrow schema of the files
     return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f for f in schema],
                      metadata=schema.metadata)
 
+# %% ../nbs/01a_streaming.ipynb #fb367292
 def _parquet(files: list, name: str, na_values) -> Source:
     import pyarrow.dataset as pds
     try:
         files = [str(f) for f in files]
         data = pds.dataset(files, format=parquet_format(pds.dataset(files, format='parquet').schema))
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
-    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, batch_readahead=1,
-                                                                fragment_readahead=1, use_threads=False))
+    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, **READAHEAD))
     return Source(name, read, data.count_rows(), tuple(na_values or ()))
 
 def _sniff_sep(path: Path) -> str:
@@ -126,6 +129,7 @@ def _csv(path: Path, na_values) -> Source:
             yield from reader
     return Source(str(path), read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True)
 
+# %% ../nbs/01a_streaming.ipynb #5ae7ab57
 def parquet_files(
     spec,        # a Parquet file, a folder of Parquet files (searched recursively) or a glob
 ) -> list:       # the files' paths, in the order their rows are read
@@ -175,6 +179,7 @@ def peak_memory_mb() -> float:
 def _progress(source: Source, desc: str, progress: bool):
     return tqdm(total=source.n_rows, desc=desc, unit=' rows', unit_scale=True, disable=not progress, leave=False)
 
+# %% ../nbs/01a_streaming.ipynb #42b00331
 def fit_table(
     source: Source,           # the table
     progress: bool = False,   # a progress bar with rows per second
@@ -199,6 +204,7 @@ def training_rows(
     return (None if n_rows is None or n_rows <= sample_rows
             else np.sort(np.random.default_rng(seed).choice(n_rows, sample_rows, replace=False)))
 
+# %% ../nbs/01a_streaming.ipynb #56b4a0ef
 @dataclass
 class Scan:
     ("A table read for mining: its encoder, every item's rows as bits (exact counts), "
@@ -237,6 +243,7 @@ def scan(
     return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
                 dict(rows=start, training_rows=sum(map(len, sample))))
 
+# %% ../nbs/01a_streaming.ipynb #3930ffe5
 def scan_table(
     spec,                           # as for `open_table`
     data_dir: str = None,           # local mirror of the UCI tables
