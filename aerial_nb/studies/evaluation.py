@@ -452,7 +452,7 @@ def write_speed(
 ) -> tuple:             # paths of speed.json and speed.md
     "Save a speed run as `speed.json` (every run) and `speed.md` (the ratios, then every run)."
     md = [f"Best of {df.attrs.get('repeat')} runs for the neural methods; torch on one thread.", '',
-          "## Time as a multiple of aerial_nb's", '', markdown_table(speed_ratios(df), 2), '', '## Every run', '',
+          "## Time as a multiple of aerial_nb's", '', markdown_table(speed_ratios(df)), '', '## Every run', '',
           markdown_table(df.set_index(['dataset', 'method']))]
     return write_results(folder, 'speed', 'Speed (aerial_nb against pyaerial and FP-Growth)',
                          dict(repeat=df.attrs.get('repeat'), missing=df.attrs.get('missing', []),
