@@ -16,7 +16,7 @@ from ..autoencoder import train
 from ..variants import class_rules, frequent_itemsets, verified_itemsets
 from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, fit_rules
 from ..bitsets import all_rows, and_rows, at_least, index_sets, item_bits, itemset_counts, min_count, popcount
-from .harness import json_records, markdown_table, write_results
+from .harness import json_records, markdown_table, transactions, write_results
 
 _PACKAGES = ('pyfim', 'imodels', 'scikit-learn')   # the baselines, whose versions are recorded with the results
 
@@ -254,8 +254,7 @@ def fpgrowth_itemsets(
     X = np.asarray(X).astype(bool)
     need = max(1, min_count(min_support, len(X), 'min_support'))
     keep = np.zeros(X.shape[1], bool); keep[np.arange(X.shape[1]) if items is None else items] = True
-    rows, cols = np.nonzero(X & keep)
-    tracts = [t.tolist() for t in np.split(cols, np.cumsum(np.bincount(rows, minlength=len(X)))[:-1])] + [[]]
+    tracts = transactions(X & keep) + [[]]
     found = fim.fpgrowth(tracts, target='s', supp=-need, zmin=1, zmax=max_length, report='a')
     sets = index_sets([s for s, _ in found], max_length)
     order = np.lexsort((*sets.T[::-1], (sets >= 0).sum(1)))

@@ -17,7 +17,8 @@ from ..autoencoder import cpu_threads, train
 from ..extraction import extract_rules
 from ..bitsets import at_least, index_sets, item_bits, itemset_counts, min_count
 from ..quality import compare_with_exhaustive, coverage, defined_mean, rule_metrics, rule_set_summary, verified
-from .harness import best_of, json_records, labelled, markdown_table, pyaerial_rules, write_results
+from .harness import (best_of, json_records, labelled, markdown_table, pyaerial_rules,
+                                       transactions, write_results)
 
 # %% auto #0
 __all__ = ['NIAARM_ALGORITHMS', 'DEFAULT_EVALS', 'PAPER_EVALS', 'METHODS', 'COLUMNS', 'TARGETS', 'TAU_A_FOR_TAU_C', 'run_aerial',
@@ -420,7 +421,7 @@ def speed_benchmark(
             runs.append(('mlxtend FP-Growth', t, {}, a, c))              # thresholds decided on counts
             if has['fim']:
                 import fim
-                tx = [tuple(np.flatnonzero(row).tolist()) for row in X]   # its input, built before the clock starts
+                tx = transactions(X)                               # its input, built before the clock starts
                 t, r = best_of(lambda: fim.fpgrowth(tx, target='r', supp=-need, conf=80, zmin=2, zmax=3, report='a',
                                                     mode='o'), repeat)
                 runs.append(('pyfim FP-Growth', t, {}, index_sets([b for _, b, _ in r], 2),

@@ -15,8 +15,8 @@ import pandas as pd
 from ..encoding import Encoder
 
 # %% auto #0
-__all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'json_records', 'markdown_table',
-           'write_results', 'read_results']
+__all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'transactions', 'json_records',
+           'markdown_table', 'write_results', 'read_results']
 
 # %% ../../nbs/04a_harness.ipynb #5faafe60
 CORE_PACKAGES = ('aerial_nb', 'torch', 'numpy', 'pandas')   # recorded with every result
@@ -83,6 +83,17 @@ def pyaerial_rules(
                           'support': [r.get('support', np.nan) for r in out['rules']],
                           'confidence': [r.get('confidence', np.nan) for r in out['rules']]})
     return rules, phases
+
+# %% ../../nbs/04a_harness.ipynb #a67d03a3
+def transactions(
+    X,             # (n, D) one-hot table
+) -> list:         # n lists of item indices, each in increasing order
+    "Each row of a one-hot table as the list of its items, as pyfim reads a table."
+    if not len(X): return []
+    rows, cols = np.nonzero(np.asarray(X))
+    counts = np.bincount(rows, minlength=len(X))
+    if counts[0] > 0 and (counts == counts[0]).all(): return cols.reshape(len(X), -1).tolist()
+    return [t.tolist() for t in np.split(cols, np.cumsum(counts)[:-1])]
 
 # %% ../../nbs/04a_harness.ipynb #8b89daaf
 def json_records(

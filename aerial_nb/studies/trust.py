@@ -14,7 +14,8 @@ from ..autoencoder import cpu_threads
 from ..bitsets import index_sets, item_bits, key_jaccard, min_count, rule_keys
 from ..quality import MARGIN, Z, coverage, exhaustive_rules, explained, redundant, rule_metrics, verified
 from ..rules import FLOOR, MIN_CONFIDENCE, MIN_LIFT, dominant_items, fit_rules, propose, rule_items
-from .harness import json_records, labelled, markdown_table, pyaerial_rules, read_results, write_results
+from .harness import (json_records, labelled, markdown_table, pyaerial_rules, read_results,
+                                       transactions, write_results)
 
 # %% auto #0
 __all__ = ['STRONG', 'METHODS', 'STOCHASTIC', 'strong_rules', 'run_aerial_nb', 'run_paper', 'run_pyaerial', 'run_fpgrowth',
@@ -65,7 +66,7 @@ def run_fpgrowth(X, enc: Encoder, target=None, seed: int = 0) -> dict:
     import fim
     n = len(X)
     starts, allowed = rule_items(enc, target=target)
-    tracts = [tuple(row) for row in np.nonzero(X)[1].reshape(n, -1).tolist()]
+    tracts = transactions(X)
     t0 = time.perf_counter()
     found = fim.fpgrowth(tracts, target='r', supp=-min_count(FLOOR * MIN_CONFIDENCE, n),
                          conf=100 * MIN_CONFIDENCE - 1e-6, zmin=2, zmax=3, report='b', mode='o')
