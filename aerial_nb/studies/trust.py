@@ -99,7 +99,8 @@ def score(
 def jaccard(rule_sets: list) -> float:
     "Mean pairwise Jaccard similarity of rule sets given as (ante, cons); 1 when every set is empty."
     keys = [rule_keys(a, c, 2) for a, c in rule_sets]
-    return float(np.mean([key_jaccard(s, t) for i, s in enumerate(keys) for t in keys[i + 1:]])) if len(keys) > 1 else np.nan
+    if len(keys) < 2: return np.nan
+    return float(np.mean([key_jaccard(s, t) for i, s in enumerate(keys) for t in keys[i + 1:]]))
 
 # %% ../../nbs/05a_trust.ipynb #541e4c25
 STOCHASTIC = {'aerial_nb', 'Aerial+ (paper)', 'pyaerial 1.1.0'}
