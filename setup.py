@@ -35,7 +35,9 @@ setuptools.setup(
                  'Intended Audience :: ' + cfg['audience'].title(),
                  'License :: ' + lic[1], 'Natural Language :: ' + cfg['language'].title()]
                 + ['Programming Language :: Python :: ' + v for v in py_versions[py_versions.index(min_python):]],
+    # commands other packages add to aerial-nb (the cli chapter): the studies add `bench`
     entry_points={'console_scripts': cfg['console_scripts'].split('\n'),
+                  'aerial_nb.commands': cfg['commands'].split('\n'),
                   'nbdev': [f"{cfg['lib_name']}={cfg['lib_name']}._modidx:d"]},
     zip_safe=False,
 )

@@ -6,11 +6,11 @@
 from __future__ import annotations
 import argparse, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import pandas as pd
 
-from .encoding import Encoder, load_uci, PAPER_DATASETS, UCI_DATASETS
+from .encoding import Encoder, UCI_DATASETS
 from .streaming import (NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan,
                                  scan_table)
 from .quality import rule_text
@@ -18,8 +18,9 @@ from .quality import rule_text
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'InputError', 'open_input', 'read_table', 'check_model_dir',
-           'save_model', 'load_model', 'build_parser', 'check_out', 'write_frame', 'check_device', 'main', 'cli']
+__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'SEEDS', 'COMMANDS', 'InputError', 'open_input', 'read_table',
+           'check_model_dir', 'save_model', 'load_model', 'whole_number', 'Command', 'added_commands', 'build_parser',
+           'check_out', 'write_frame', 'check_device', 'main', 'cli']
 
 # %% ../nbs/08_cli.ipynb #f007c37b
 class InputError(ValueError):
@@ -205,8 +206,11 @@ def load_model(
     return Model(net.to(device).eval(), enc, meta['history'], meta['settings'])
 
 # %% ../nbs/08_cli.ipynb #aefe2787
-def _whole(lo: int, hi: int = None):
-    "An argparse type: a whole number from `lo` (up to `hi`)."
+def whole_number(
+    lo: int,        # the smallest number accepted
+    hi: int = None, # the largest (None: no limit)
+):
+    "An argparse type: a whole number from `lo` (up to `hi`), refused in one line naming the option."
     def whole(text: str) -> int:
         try: v = int(text)
         except ValueError: v = None
@@ -253,26 +257,50 @@ def _common(p: argparse.ArgumentParser):
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
 
 def _mining(p: argparse.ArgumentParser):
-    p.add_argument('--seed', type=_whole(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
+    p.add_argument('--seed', type=whole_number(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
     p.add_argument('--paper', action='store_true',
                    help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) "
                         "instead of exact checks")
-    p.add_argument('--layers', type=_whole(1, 8), default=None,
+    p.add_argument('--layers', type=whole_number(1, 8), default=None,
                    help='encoder layers (default 1; --paper: chosen from the table size)')
-    p.add_argument('--epochs', type=_whole(1), default=None,
+    p.add_argument('--epochs', type=whole_number(1), default=None,
                    help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
-    p.add_argument('--batch-size', type=_whole(1), default=None,
+    p.add_argument('--batch-size', type=whole_number(1), default=None,
                    help='rows per gradient step (default 128; --paper: chosen from the table size)')
-    p.add_argument('--models', type=_whole(1, 1000), default=1,
+    p.add_argument('--models', type=whole_number(1, 1000), default=1,
                    help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
     p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
     p.add_argument('--dask', default=None, metavar='ADDRESS',
                    help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler '
                         'address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
-    p.add_argument('--sample-rows', type=_whole(1), default=SAMPLE_ROWS,
+    p.add_argument('--sample-rows', type=whole_number(1), default=SAMPLE_ROWS,
                    help='train on at most this many rows (a larger table: a random sample, drawn by --seed); '
                         'rules are counted on every row')
     p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
+
+# %% ../nbs/08_cli.ipynb #fc307be8
+COMMANDS = 'aerial_nb.commands'   # the entry-point group of the commands other packages add to `aerial-nb`
+
+class Command(NamedTuple):
+    "A command another package adds to `aerial-nb`."
+    help: str            # its line in `aerial-nb --help`
+    arguments: Callable  # arguments(parser): adds the command's options to its `argparse` parser
+    run: Callable        # run(args) -> dict: does the work and returns the summary `--json` prints
+
+# %% ../nbs/08_cli.ipynb #2e40c0da
+def _unloadable(name: str, e: Exception) -> Command:
+    "A stand-in for a command whose package fails to load: it says why when used, and spoils no other command."
+    def run(args): raise InputError(f'the {name} command cannot be loaded: {_line(e)}')
+    return Command(f'(cannot be loaded: {_line(e)})', lambda p: p.add_argument('rest', nargs='*'), run)
+
+def added_commands() -> dict:
+    "The commands installed packages add (entry points in the group `COMMANDS`), loaded, by name."
+    from importlib.metadata import entry_points
+    found = {}
+    for ep in sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name):
+        try: found[ep.name] = ep.load()
+        except Exception as e: found[ep.name] = _unloadable(ep.name, e)
+    return found
 
 # %% ../nbs/08_cli.ipynb #4e70a48f
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -293,8 +321,10 @@ _MINE_HELP = ("Mine association rules. By default every rule returned passes thr
                "candidates; exact counts decide. --paper runs the paper's Aerial+ instead, with thresholds on the "
                "model's outputs (--tau-a, --tau-c).")
 
-def build_parser() -> argparse.ArgumentParser:
-    "The `aerial-nb` argument parser."
+def build_parser(
+    commands: dict = None, # name -> `Command` added by other packages (default: `added_commands()`)
+) -> argparse.ArgumentParser:
+    "The `aerial-nb` argument parser: its own commands and those installed packages add."
     ap = _Parser(prog='aerial-nb',
                  description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
                  formatter_class=_Help)
@@ -302,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = dict(formatter_class=_Help)
     p = sub.add_parser('info', help='rows, features, categories and missing values of a table', **fmt); _common(p)
     p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt); _common(p); _mining(p)
-    p.add_argument('--max-antecedents', type=_whole(1), default=None,
+    p.add_argument('--max-antecedents', type=whole_number(1), default=None,
                    help='longest antecedent (default: 2, or 1 when the table has two features)')
     p.add_argument('--min-confidence', type=_share, default=0.8,
                    help='verified: every rule holds with at least this exact confidence')
@@ -321,47 +351,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help='items or features allowed in antecedents (default all)')
     p.add_argument('--consequents', nargs='+', default=None, metavar='ITEM',
                    help='items or features allowed as consequents (default all)')
-    p.add_argument('--top-k', type=_whole(1), default=None, metavar='K',
+    p.add_argument('--top-k', type=whole_number(1), default=None, metavar='K',
                    help='keep at most K rules per consequent: the most confident (--paper: by antecedent probability)')
     p.add_argument('--save-model', default=None, metavar='DIR', help='save the trained model to this directory')
     p = sub.add_parser('itemsets', help='mine frequent itemsets', **fmt); _common(p); _mining(p)
-    p.add_argument('--max-length', type=_whole(1), default=None,
+    p.add_argument('--max-length', type=whole_number(1), default=None,
                    help='largest itemset (default: 2, or 1 when the table has one feature)')
     p.add_argument('--min-support', type=_share, default=0.1,
                    help='verified: every itemset holds in at least this share of rows')
     p.add_argument('--tau-i', type=_fraction, default=None,
                    help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
-    p = sub.add_parser('bench', help="reproduce the paper's studies (needs the bench extra)", **fmt)
-    p.add_argument('study', choices=['rule-quality', 'classification', 'support-sweep', 'speed', 'trust', 'scale'],
-                   help="Table 3 (experimental setting 1), Table 4 (setting 2), Appendix E's FP-Growth support sweep, "
-                        "time against pyaerial and FP-Growth, the rules users get on ten tables (trust), "
-                        "or time, memory and planted rules from 10^5 to 10^7 rows (scale)")
-    p.add_argument('--datasets', nargs='+', default=None, metavar='NAME',
-                   help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
-    p.add_argument('--seeds', type=_whole(1), default=None,
-                   help='rule-quality (default 1), trust (default 5) and scale (default 1): '
-                        'runs of each stochastic method')
-    p.add_argument('--folds', type=_whole(2), default=10,
-                   help='classification and support-sweep: cross-validation folds')
-    p.add_argument('--repeat', type=_whole(1), default=3, help='speed: runs of each neural method (the fastest counts)')
-    p.add_argument('--slow', action='store_true',
-                   help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
-    p.add_argument('--results', default='results', metavar='DIR',
-                   help='folder for the results files (JSON and markdown)')
-    p.add_argument('--data-dir', default=None,
-                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
-    p.add_argument('--json', action='store_true', help='print the summary table as JSON')
-    p.add_argument('--rows', nargs='+', type=_whole(1), default=None, metavar='N',
-                   help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
-    p.add_argument('--features', nargs='+', type=_whole(30), default=None, metavar='K',
-                   help='scale: features of the tables of --width-rows rows (default 50 100 200)')
-    p.add_argument('--width-rows', type=_whole(1), default=1_000_000, metavar='N',
-                   help='scale: rows of the tables of --features features')
-    p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None,
-                   metavar='NAME', help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
-    p.add_argument('--timeout', type=_whole(1), default=600, metavar='S', help='scale: seconds before a run is stopped')
-    p.add_argument('--tables', default=None, metavar='DIR',
-                   help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
     p = sub.add_parser('verify', help="a saved model's verdict on one rule", **fmt)
     p.add_argument('model', help='directory written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
@@ -378,6 +377,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help='with --data: the rule holds with at least this exact confidence')
     p.add_argument('--min-lift', type=_positive, default=1.1, help='with --data: and at least this exact lift')
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
+    for name, run in _COMMANDS.items(): sub.choices[name].set_defaults(run=run)
+    for name, c in (added_commands() if commands is None else commands).items():
+        if name in sub.choices: continue                  # a command of aerial-nb's own comes first
+        p = sub.add_parser(name, help=c.help, **fmt); c.arguments(p); p.set_defaults(run=c.run)
     return ap
 
 # %% ../nbs/08_cli.ipynb #24bf38e8
@@ -628,45 +631,6 @@ def _itemsets(args) -> dict:
     return out
 
 # %% ../nbs/08_cli.ipynb #b7a440ee
-def _bench(args) -> dict:
-    if args.study == 'scale': return _bench_scale(args)
-    known = UCI_DATASETS if args.study == 'trust' else PAPER_DATASETS
-    unknown = sorted(set(args.datasets or []) - set(known))
-    if unknown:
-        raise InputError(f'--datasets: unknown dataset(s) {unknown}; the {args.study} study runs on {list(known)}')
-    try:
-        if args.study == 'trust':
-            from aerial_nb.studies.trust import trust_study, trust_table, write_trust
-            rows = trust_study(args.datasets, seeds=args.seeds or 5, data_dir=args.data_dir, progress=not args.json)
-            table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise',
-                                       'stability', 'seconds']]
-            paths = write_trust(rows, args.results, note=args.command_line)
-        elif args.study == 'rule-quality':
-            from aerial_nb.studies.evaluation import rule_quality_study, summary_table, write_rule_quality
-            rows = rule_quality_study(args.datasets, seeds=args.seeds or 1, slow=args.slow, data_dir=args.data_dir,
-                                      progress=not args.json)
-            table, paths = summary_table(rows), write_rule_quality(rows, args.results, note=args.command_line)
-        elif args.study == 'speed':
-            from aerial_nb.studies.evaluation import speed_benchmark, speed_ratios, write_speed
-            rows = speed_benchmark(args.datasets, repeat=args.repeat, data_dir=args.data_dir, progress=not args.json)
-            table, paths = speed_ratios(rows), write_speed(rows, args.results, note=args.command_line)
-            if not args.json: print("\ntime as a multiple of aerial_nb's:")
-        elif args.study == 'support-sweep':
-            from aerial_nb.studies.classification import support_sweep, sweep_table, write_sweep
-            rows = pd.concat([support_sweep(load_uci(d, data_dir=args.data_dir), folds=args.folds).assign(dataset=d)
-                              for d in args.datasets or PAPER_DATASETS], ignore_index=True)
-            table, paths = sweep_table(rows), write_sweep(rows, args.results, note=args.command_line)
-        else:
-            from aerial_nb.studies.classification import classification_study, table4, write_classification
-            rows = classification_study(args.datasets, folds=args.folds, slow=args.slow, data_dir=args.data_dir)
-            table, paths = table4(rows), write_classification(rows, args.results, note=args.command_line)
-    except ImportError as e:
-        raise InputError(f'the benchmark needs the bench extra (pip install "aerial_nb[bench]"): {e}') from None
-    if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
-    flat = table.reset_index()
-    flat.columns = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else c for c in flat.columns]
-    return dict(results=[str(p) for p in paths], table=json.loads(flat.to_json(orient='records')))
-
 def _verify(args) -> dict:
     from aerial_nb.extraction import verify
     model = load_model(args.model)
@@ -692,40 +656,26 @@ def _verify(args) -> dict:
     if not args.json: print(text)
     return out
 
-# %% ../nbs/08_cli.ipynb #157ed785
-def _bench_scale(args) -> dict:
-    "`bench scale`: the scale chapter's study on synthetic tables, every run in a fresh process."
-    if args.datasets:
-        raise InputError('--datasets: the scale study runs on synthetic tables; give --rows and --features instead')
-    from aerial_nb.studies.scale import METHODS, ROWS, WIDTHS, scale_study, scale_table_md, write_scale
-    rows, widths, methods = args.rows or ROWS, args.features or WIDTHS, args.methods or METHODS
-    note = (f"aerial-nb bench scale --rows {' '.join(map(str, rows))} --features {' '.join(map(str, widths))} "
-            f"--width-rows {args.width_rows} --methods {' '.join(methods)} --timeout {args.timeout} "
-            f"--seeds {args.seeds or 1}")
-    runs = scale_study(rows, widths, methods, args.tables, args.width_rows, args.timeout, seeds=args.seeds or 1,
-                       progress=not args.json)
-    table, paths = (scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']),
-                    write_scale(runs, args.results, note))
-    if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
-    return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
-
 # %% ../nbs/08_cli.ipynb #4c9ee148
-_COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify, 'bench': _bench}
+_COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify}
 
 def _jsonable(o):
     if isinstance(o, float) and not math.isfinite(o): return None
     return o
 
 # %% ../nbs/08_cli.ipynb #f20cb965
-def main(argv: list = None) -> int:
+def main(
+    argv: list = None,     # the arguments (default: the command line's)
+    commands: dict = None, # name -> `Command` added by other packages (default: `added_commands()`)
+) -> int:
     "Entry point of `aerial-nb`; returns the exit code (0 ok, 2 input error, 1 unexpected failure, 130 interrupted)."
-    ap = build_parser()
+    ap = build_parser(commands)
     try: args = ap.parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
     # what the results files record
     args.command_line = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv)
     try:
-        out = _COMMANDS[args.command](args)
+        out = args.run(args)
         if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
         sys.stdout.flush()
         return 0
