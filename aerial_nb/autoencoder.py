@@ -150,7 +150,7 @@ class Model:
 def _as_codes(X, enc: Encoder) -> torch.Tensor:
     ("The rows to train on as (n, k) int16 codes (-1: unknown): "
      "from a one-hot matrix (n, D) or from integer codes (n, k).")
-    if not isinstance(enc, Encoder): raise TypeError(f'expected an Encoder (from `encode`), got {type(enc).__name__}')
+    if not isinstance(enc, Encoder): raise TypeError(f'encoder: expected an Encoder (from `encode`), got {type(enc).__name__}')
     X = np.asarray(X)
     if X.ndim != 2 or X.shape[1] not in (enc.n_items, len(enc)):
         raise ValueError(f'X must be (rows, {enc.n_items}) one-hot rows or (rows, {len(enc)}) codes for this '

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
+import argparse, fnmatch, glob, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
@@ -101,6 +101,9 @@ def _stage_model(model: Model, path: Path) -> Path:
                     models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1,
                     settings=model.settings, history=model.history)
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
+        for name in MODEL_FILES:                        # as the files replaced had them, else the umask's
+            old = path/name
+            os.chmod(tmp/name, stat.S_IMODE(old.stat().st_mode) if old.is_file() else 0o666 & ~_umask())
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~_umask())
     except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
     return tmp
@@ -114,7 +117,10 @@ def _put_dir(tmp: Path, path: Path):
     except BaseException: os.rename(old, path); raise
     for name in MODEL_FILES:
         if (old/name).exists(): os.unlink(old/name)
-    os.rmdir(old)
+    try: os.rmdir(old)
+    except OSError:                                   # a file appeared in the folder while the model was replaced
+        raise InputError(f'{path}: files were added to the old model folder while it was replaced; '
+                         f'they are kept in {old}') from None
 
 def save_model(model: Model, path) -> Path:
     "Save `model` (weights as safetensors, encoder and settings as JSON) to the folder `path`, losing no file."
@@ -242,7 +248,7 @@ def _positive(text: str) -> float:
     if not 0 <= v < math.inf: raise argparse.ArgumentTypeError(f'must be a number of at least 0, got {text!r}')
     return v
 
-SEEDS = 2**64   # torch seeds are unsigned 64-bit numbers
+SEEDS = 2**63   # the seeds `train` takes: 0 to 2**63 - 1
 
 # %% ../nbs/08_cli.ipynb #82ed3fd7
 def _common(p: argparse.ArgumentParser):
@@ -387,17 +393,30 @@ def build_parser(
 def check_out(
     path,                  # where a result is to be written
     option: str = '--out', # the option's name, for the error message
-    data: str = None,      # the input table's path, which must not be overwritten
+    data: str = None,      # the input table (a file, a folder of Parquet files or a glob), which must stay as it is
 ) -> Path:
-    "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is the input."
+    "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input."
     path = Path(path)
     if path.suffix.lower() not in ('.csv', '.json', '.parquet'):
         raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
-    if data and path.exists() and Path(data).exists() and os.path.samefile(path, data):
-        raise InputError(f'{option} {path} is the input table; writing the rules there would overwrite the data')
+    if data: _spares_input(path, str(data), option)
     _writable(path.absolute().parent, option)
     return path
+
+def _spares_input(path: Path, data: str, option: str):
+    "Refuse to write `path` over a file of the table `data` names, or where reading the table again would take it in."
+    pattern = any(ch in data for ch in '*?[')
+    files = (glob.glob(data) if pattern else [str(p) for p in Path(data).rglob('*')] if Path(data).is_dir()
+             else [data])
+    if path.exists() and any(os.path.exists(f) and os.path.samefile(path, f) for f in files):
+        what = 'the input table' if files == [data] else f'a file of the input table {data}'
+        raise InputError(f'{option} {path} is {what}; writing the rules there would overwrite the data')
+    parquet = path.suffix.lower() == '.parquet'
+    if ((pattern and fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(data))) or
+            (parquet and Path(data).is_dir() and Path(os.path.realpath(data)) in Path(os.path.realpath(path)).parents)):
+        raise InputError(f'{option} {path} would be read as part of the input table {data} next time; '
+                         'write it elsewhere')
 
 def _stage_frame(df: pd.DataFrame, path: Path) -> Path:
     "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
@@ -451,8 +470,7 @@ def _info(args) -> dict:
 
 def _check_outputs(args):
     "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
-    data = (None if args.data == 'demo' or args.data.startswith('uci:') or any(ch in args.data for ch in '*?[')
-            else args.data)
+    data = None if args.data == 'demo' or args.data.startswith('uci:') else args.data
     out = check_out(args.out, '--out', data) if args.out else None
     folder = check_model_dir(args.save_model) if getattr(args, 'save_model', None) else None
     if out and folder and folder.resolve() in out.absolute().parents:
@@ -462,9 +480,10 @@ def _write(args, frame: pd.DataFrame, model: Model = None):
     "Write --out (and --save-model) once every one is ready: a failure while writing replaces nothing."
     staged = []
     try:
-        if args.out: staged.append((_stage_frame(frame, Path(args.out)), Path(args.out)))
         if model is not None and args.save_model:
             staged.append((_stage_model(model, Path(args.save_model)), Path(args.save_model)))
+        if args.out: staged.append((_stage_frame(frame, Path(args.out)), Path(args.out)))
+        _check_outputs(args)                  # again: the folders may have changed while the model trained
         for tmp, path in staged: (_put_dir if tmp.is_dir() else os.replace)(tmp, path)
     finally:
         for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
@@ -493,7 +512,7 @@ def _scanned(args, check) -> Scan:
     ("The checks that need no data, then the table read in two passes, "
      "with `check` (what needs the encoder) between them.")
     if args.seed + args.models > SEEDS:
-        raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**64 - 1; '
+        raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**63 - 1; '
                          'give a smaller --seed')
     _check_outputs(args)
     check_device(args.device)

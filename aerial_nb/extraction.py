@@ -196,8 +196,9 @@ def verify(
     "The model's verdict on the rule `antecedent → consequent`, from a single forward pass."
     check_tau(tau_a=tau_a, tau_c=tau_c)
     enc = model.encoder
-    a = enc.item_index(antecedent)
-    c = enc.item_index(consequent)
+    try: a, c = enc.item_index(antecedent), enc.item_index(consequent)
+    except TypeError: raise TypeError(f'antecedent and consequent are item names feature=value, got '
+                                      f'{antecedent!r} and {consequent!r}') from None
     if not len(a): raise ValueError(f'give at least one antecedent item, got {antecedent!r}')
     if len(c) != 1: raise ValueError(f'give exactly one consequent item, got {consequent!r}')
     if len(set(enc.feature_of[a])) < len(a): raise ValueError('the antecedent marks two categories of one feature')
