@@ -1,6 +1,6 @@
 """Small tables after a change: the same rules and the time as a multiple of a baseline revision, in one process.
 
-    AERIAL_NB_DATA=/path/to/uci/mirror python benchmarks/bench_small_tables.py [--base main] [--repeat 5]
+    AERIAL_NB_DATA=/path/to/uci/mirror python benchmarks/bench_small_tables.py [--base main] [--repeat 5] [--out FILE]
 
 The baseline is the package as committed at `--base` (a branch, tag or commit), extracted with
 `git archive` into a temporary folder and imported as `aerial_nb_base` beside this checkout's
@@ -10,9 +10,9 @@ like with like (CPU timings on a shared machine are indicative; the best of `--r
 For each of the paper's five tables (class column dropped) it runs `mine(table, seed=0)` and
 `mine(table, seed=0, paper=True)` with both versions and reports the number of rules, whether the rule
 sets and their exact support, confidence and lift are identical, and new time / baseline time.
-Exit code 1 when any rule set differs.
+Exit code 1 when any rule set differs. `--out` appends the command, the revisions and the table to a markdown file.
 """
-import argparse, importlib, subprocess, sys, tarfile, tempfile, time
+import argparse, importlib, shlex, subprocess, sys, tarfile, tempfile, time
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,12 @@ def rule_set(df: pd.DataFrame) -> pd.DataFrame:
     return df[['support', 'confidence', 'lift']].assign(rule=text).sort_values('rule').reset_index(drop=True)
 
 
+def markdown(df: pd.DataFrame) -> str:
+    "A frame as a markdown table."
+    rows = [list(df.columns), ['---'] * len(df.columns)] + df.astype(str).values.tolist()
+    return '\n'.join('| ' + ' | '.join(map(str, r)) + ' |' for r in rows)
+
+
 def timed(f) -> tuple:
     "Wall time of one call, and its result."
     t0 = time.perf_counter(); out = f()
@@ -49,6 +55,7 @@ def main():
     ap.add_argument('--base', default='main', help='git revision to compare against')
     ap.add_argument('--repeat', type=int, default=5, help='runs of each (the fastest counts)')
     ap.add_argument('--datasets', nargs='+', default=None, help="UCI tables (default: the paper's five)")
+    ap.add_argument('--out', default=None, help='append the results to this markdown file')
     a = ap.parse_args()
     from aerial_nb.encoding import PAPER_DATASETS, load_uci
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,9 +76,15 @@ def main():
                 rows.append(dict(table=name, mode=mode, rules=len(rn), same_rules=rb.equals(rn), base_s=tb, new_s=tn, ratio=tn / tb))
                 print(f"{name:22s} {mode:8s} {len(rn):6d} rules  same {rows[-1]['same_rules']!s:5s}  {tb:7.3f}s -> {tn:7.3f}s  ratio {tn / tb:.3f}", flush=True)
     out = pd.DataFrame(rows)
-    print(f"\nnew / {a.base}: geometric mean {np.exp(np.log(out.ratio).mean()):.3f}, "
-          f"default {np.exp(np.log(out.ratio[out['mode'] == 'default']).mean()):.3f}, "
-          f"paper {np.exp(np.log(out.ratio[out['mode'] == 'paper']).mean()):.3f}; same rules everywhere: {out.same_rules.all()}")
+    gm = lambda r: np.exp(np.log(r).mean())
+    line = (f"new / {a.base}: geometric mean {gm(out.ratio):.3f}, default {gm(out.ratio[out['mode'] == 'default']):.3f}, "
+            f"paper {gm(out.ratio[out['mode'] == 'paper']):.3f}; same rules everywhere: {out.same_rules.all()}")
+    print('\n' + line)
+    if a.out:
+        rev = lambda r: subprocess.run(['git', 'rev-parse', '--short', r], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        with open(a.out, 'a') as f:
+            f.write(f"## {rev('HEAD')} against {rev(a.base)}\n\n`python benchmarks/bench_small_tables.py "
+                    f"{shlex.join(sys.argv[1:])}`\n\n{markdown(out.round(3))}\n\n{line}\n\n")
     sys.exit(0 if out.same_rules.all() else 1)
 
 
