@@ -4,15 +4,15 @@
 
 # %% ../nbs/08_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, fnmatch, glob, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
+import argparse, fnmatch, hashlib, json, math, os, shlex, shutil, stat, sys, tempfile, time, traceback, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import pandas as pd
 
 from .encoding import Encoder, UCI_DATASETS
-from .streaming import (NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan,
-                                 scan_table)
+from .streaming import (NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, parquet_files,
+                                 peak_memory_mb, scan, scan_table)
 from .quality import rule_text
 # for annotations; torch is imported only by the commands that train
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -406,15 +406,15 @@ def check_out(
 
 def _spares_input(path: Path, data: str, option: str):
     "Refuse to write `path` over a file of the table `data` names, or where reading the table again would take it in."
-    pattern = any(ch in data for ch in '*?[')
-    files = (glob.glob(data) if pattern else [str(p) for p in Path(data).rglob('*')] if Path(data).is_dir()
-             else [data])
-    if path.exists() and any(os.path.exists(f) and os.path.samefile(path, f) for f in files):
+    try: files = parquet_files(data)              # a Parquet file, folder or glob: the files the table is read from
+    except FileNotFoundError: return              # nothing there to overwrite (reading it will say so)
+    except ValueError: files = [data]             # a CSV file
+    if path.exists() and any(os.path.samefile(path, f) for f in files):
         what = 'the input table' if files == [data] else f'a file of the input table {data}'
         raise InputError(f'{option} {path} is {what}; writing the rules there would overwrite the data')
-    parquet = path.suffix.lower() == '.parquet'
-    if ((pattern and fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(data))) or
-            (parquet and Path(data).is_dir() and Path(os.path.realpath(data)) in Path(os.path.realpath(path)).parents)):
+    if (fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(data)) if any(ch in data for ch in '*?[') else
+            path.suffix.lower() == '.parquet' and Path(data).is_dir()
+            and Path(os.path.realpath(data)) in Path(os.path.realpath(path)).parents):
         raise InputError(f'{option} {path} would be read as part of the input table {data} next time; '
                          'write it elsewhere')
 

@@ -28,7 +28,8 @@ def _arguments(p):
                         'runs of each stochastic method')
     p.add_argument('--folds', type=whole_number(2), default=10,
                    help='classification and support-sweep: cross-validation folds')
-    p.add_argument('--repeat', type=whole_number(1), default=3, help='speed: runs of each neural method (the fastest counts)')
+    p.add_argument('--repeat', type=whole_number(1), default=3,
+                   help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true',
                    help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
     p.add_argument('--results', default='results', metavar='DIR',
@@ -44,7 +45,8 @@ def _arguments(p):
                    help='scale: rows of the tables of --features features')
     p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None,
                    metavar='NAME', help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
-    p.add_argument('--timeout', type=whole_number(1), default=600, metavar='S', help='scale: seconds before a run is stopped')
+    p.add_argument('--timeout', type=whole_number(1), default=600, metavar='S',
+                   help='scale: seconds before a run is stopped')
     p.add_argument('--tables', default=None, metavar='DIR',
                    help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
 
@@ -84,6 +86,10 @@ def _bench(args) -> dict:
             table, paths = table4(rows), write_classification(rows, args.results, note=args.command_line)
     except ImportError as e:
         raise InputError(f'the benchmark needs the bench extra (pip install "aerial_nb[bench]"): {e}') from None
+    return _report(args, table, paths)
+
+def _report(args, table: pd.DataFrame, paths) -> dict:
+    "Print a study's table and the files it wrote (unless --json); return the summary `--json` prints."
     if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
     flat = table.reset_index()
     flat.columns = [' '.join(map(str, c)).strip() if isinstance(c, tuple) else c for c in flat.columns]
@@ -101,10 +107,8 @@ def _bench_scale(args) -> dict:
             f"--seeds {args.seeds or 1}")
     runs = scale_study(rows, widths, methods, args.tables, args.width_rows, args.timeout, seeds=args.seeds or 1,
                        progress=not args.json)
-    table, paths = (scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']),
-                    write_scale(runs, args.results, note))
-    if not args.json: print(table.round(3).to_string()); print('written: ' + ', '.join(map(str, paths)))
-    return dict(results=[str(p) for p in paths], table=json.loads(table.reset_index().to_json(orient='records')))
+    return _report(args, scale_table_md(runs).set_index(['rows', 'features', 'method', 'seed']),
+                   write_scale(runs, args.results, note))
 
 # %% ../../nbs/10_bench.ipynb #82d57804
 command = Command("reproduce the paper's studies (needs the bench extra)", _arguments, _bench)
