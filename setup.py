@@ -25,6 +25,7 @@ setuptools.setup(
     url=cfg['git_url'],
     packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
     include_package_data=True,
+    package_data={cfg['lib_name']: ['data/README.md', 'data/*/*']},   # the ten UCI tables load_uci reads offline
     install_requires=cfg['requirements'].split(),
     # bench: baselines and comparison packages, imported only where a baseline runs (the studies, aerial_nb.studies, and quality.exhaustive_rules);
     # dask: a Dask cluster's workers read and count (the cluster chapter), imported only when a cluster is asked for

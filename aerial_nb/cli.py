@@ -28,7 +28,7 @@ class InputError(ValueError):
 
 def open_input(
     spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
-    data_dir: str = None, # local mirror folder for `uci:` datasets
+    data_dir: str = None, # another copy of the UCI tables, for `uci:NAME`
     na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> Source:              # the table, read a batch of rows at a time (see the streaming chapter)
     "The table named on the command line, or a one-line `InputError` saying why it cannot be read."
@@ -39,7 +39,7 @@ def open_input(
 # %% ../nbs/08_cli.ipynb #540d6cf0
 def read_table(
     spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
-    data_dir: str = None, # local mirror folder for `uci:` datasets
+    data_dir: str = None, # another copy of the UCI tables, for `uci:NAME`
     na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> pd.DataFrame:        # the table; `attrs['missing']` maps each spelling to the number of cells it made missing
     "The whole table named by `spec`, in memory (`mine`, `itemsets` and `info` read it in batches instead)."
@@ -258,7 +258,7 @@ def _common(p: argparse.ArgumentParser):
                    help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
     p.add_argument('--data-dir', default=None,
-                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+                   help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
 
@@ -376,7 +376,7 @@ def build_parser(
     p.add_argument('--data', default=None,
                    help='also check the rule exactly on this table (CSV or Parquet file, uci:NAME, or demo)')
     p.add_argument('--data-dir', default=None,
-                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+                   help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
                    help='with --data: cell texts read as missing values (as for mine)')
     p.add_argument('--min-confidence', type=_share, default=0.8,

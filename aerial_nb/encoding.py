@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import os
+import hashlib, os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -15,7 +15,7 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['MISSING', 'SAMPLE_ROWS', 'UCI_DATASETS', 'PAPER_DATASETS', 'bin_edges', 'Encoder', 'ColumnFit', 'column_fits',
-           'fitted_encoder', 'fit_batches', 'encode', 'UCITable', 'load_uci', 'weather_beverage']
+           'fitted_encoder', 'fit_batches', 'encode', 'UCITable', 'uci_folder', 'load_uci', 'weather_beverage']
 
 # %% ../nbs/00_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category
@@ -423,67 +423,96 @@ _LYMPH = ('lymphatics block-of-affere bl-of-lymph-c bl-of-lymph-s by-pass extrav
 class UCITable(NamedTuple):
     "Where one UCI table lives and how its file reads."
     id: int              # the table's id in the UCI repository (what `ucimlrepo` fetches)
-    files: tuple         # data file names in the mirror folder, read in turn and stacked
+    files: tuple         # data file names in the table's folder, read in turn and stacked
     columns: list        # column names in file order, `class` where the class is
+    sha256: tuple        # each file's SHA-256, as UCI serves it
     row_id: str = None   # a column that only numbers the rows: left out
 
-UCI_DATASETS = {         # every table `load_uci` reads, by name
+def _sha(*hexes) -> tuple: return hexes
+
+UCI_DATASETS = {         # the tables shipped with the package, by name
     'breast_cancer': UCITable(14, ('breast-cancer.data',),
                               ['class'] + ('age menopause tumor-size inv-nodes node-caps '
-                                           'deg-malig breast breast-quad irradiat').split()),
-    'congressional_voting': UCITable(105, ('house-votes-84.data',), ['class'] + _VOTES),
-    'mushroom': UCITable(73, ('agaricus-lepiota.data',), ['class'] + _MUSHROOM),
-    'chess_krvskp': UCITable(22, ('kr-vs-kp.data',), _CHESS + ['class']),
+                                           'deg-malig breast breast-quad irradiat').split(),
+                              _sha('ca7d3fa97b62ff967b6894ffbb3acaaf4a51062e0149e5950b3ad6f685970b65')),
+    'congressional_voting': UCITable(105, ('house-votes-84.data',), ['class'] + _VOTES,
+                                     _sha('c87c14110a5ba91d4a1e313ec7392824458152bf071fa5f5452340488337936e')),
+    'mushroom': UCITable(73, ('agaricus-lepiota.data',), ['class'] + _MUSHROOM,
+                         _sha('e65d082030501a3ebcbcd7c9f7c71aa9d28fdfff463bf4cf4716a3fe13ac360e')),
+    'chess_krvskp': UCITable(22, ('kr-vs-kp.data',), _CHESS + ['class'],
+                             _sha('70a5540902b4063d3977d3e820ac5b9fe5624eb5d93709eee5d50d7a94fca205')),
     'spambase': UCITable(94, ('spambase.data',),
                          [f'word_freq_{w}' for w in _SPAM_WORDS] + [f'char_freq_{c}' for c in ';([!$#']
                          + ['capital_run_length_average', 'capital_run_length_longest',
-                            'capital_run_length_total', 'class']),
-    'spect_heart': UCITable(95, ('SPECT.train', 'SPECT.test'), ['class'] + [f'F{i}' for i in range(1, 23)]),
-    'soybean_small': UCITable(91, ('soybean-small.data',), _SOYBEAN + ['class']),
-    'lymphography': UCITable(63, ('lymphography.data',), ['class'] + _LYMPH),
+                            'capital_run_length_total', 'class'],
+                         _sha('b1ef93de71f97714d3d7d4f58fc9f718da7bbc8ac8a150eff2778616a8097b12')),
+    'spect_heart': UCITable(95, ('SPECT.train', 'SPECT.test'), ['class'] + [f'F{i}' for i in range(1, 23)],
+                            _sha('0fd0258bfc8eb986623a45890676465ee92e738a95fdc01a6aef893d9c920115',
+                                 'a152d1812a84da3ad18e759ac3433e57f407a6871c2f2fe0dda6779c90d58b82')),
+    'soybean_small': UCITable(91, ('soybean-small.data',), _SOYBEAN + ['class'],
+                              _sha('f096d1675db0270071311c9f46813b204372370bd68252a5a417bdcff5879717')),
+    'lymphography': UCITable(63, ('lymphography.data',), ['class'] + _LYMPH,
+                             _sha('e17d22d071341af08a505a10eb558afc835e302b02c8b381c1fa3dd305731935')),
     'hayes_roth': UCITable(44, ('hayes-roth.data',),
-                           ['name', 'hobby', 'age', 'educational_level', 'marital_status', 'class'], row_id='name'),
+                           ['name', 'hobby', 'age', 'educational_level', 'marital_status', 'class'],
+                           _sha('7d7ca47e6d9076863fef2810c80a44a28fe7beffbc17473d4a4948100cffb2dc'), row_id='name'),
     'balance_scale': UCITable(12, ('balance-scale.data',),
-                              ['class', 'left-weight', 'left-distance', 'right-weight', 'right-distance']),
+                              ['class', 'left-weight', 'left-distance', 'right-weight', 'right-distance'],
+                              _sha('5611187ef7345d807aa8ae22615945ade52a190537c0b1434bd44c3e877c5bb4')),
 }
 # the paper's Table 1, in its order
 PAPER_DATASETS = ['breast_cancer', 'congressional_voting', 'mushroom', 'chess_krvskp', 'spambase']
 
 # %% ../nbs/00_encoding.ipynb #fcf936fb
-def _read_mirror(name: str, data_dir) -> pd.DataFrame:
+def uci_folder() -> Path:
+    "The folder of the ten UCI tables shipped with the package (`aerial_nb/data`)."
+    import aerial_nb
+    return Path(aerial_nb.__file__).parent/'data'
+
+def _read_copy(name: str, folder, check: bool = False) -> pd.DataFrame:
+    "A table of `UCI_DATASETS` from the folder `folder` (`check`: its files must have UCI's SHA-256)."
     t = UCI_DATASETS[name]
-    paths = [Path(data_dir)/name/f for f in t.files]
-    for path in paths:
+    paths = [Path(folder)/name/f for f in t.files]
+    for path, sha in zip(paths, t.sha256):
         if not path.is_file(): raise FileNotFoundError(f'no local copy of {name!r}: {path} does not exist')
+        if check and hashlib.sha256(path.read_bytes()).hexdigest() != sha:
+            raise ValueError(f"{path} differs from UCI's file (its SHA-256 does not match); reinstall aerial_nb")
     numeric = name == 'spambase'
     df = pd.concat([pd.read_csv(p, header=None, names=t.columns, keep_default_na=False,
                                 na_values=None if numeric else [], dtype=None if numeric else str,
                                 skip_blank_lines=True) for p in paths], ignore_index=True)
     return df[[c for c in t.columns if c not in ('class', t.row_id)] + ['class']]
 
-def _fetch_uci(name: str) -> pd.DataFrame:
+# %% ../nbs/00_encoding.ipynb #dfb9962a
+def _fetch_uci(id: int) -> pd.DataFrame:
+    "The UCI table `id`, downloaded with `ucimlrepo`: its features, then its target as `class` (one of the ten: as shipped)."
     from ucimlrepo import fetch_ucirepo
-    t = UCI_DATASETS[name]
-    d = fetch_ucirepo(id=t.id).data
-    X, y = d.features.drop(columns=[t.row_id], errors='ignore'), d.targets.iloc[:, 0]   # a row id may come as a feature
-    if name != 'spambase': X, y = X.astype(object).where(X.notna(), '?').astype(str), y.astype(str)
+    d = fetch_ucirepo(id=id).data
+    t = next((t for t in UCI_DATASETS.values() if t.id == id), None)
+    X, y = d.features, d.targets
+    if t is None: return X if y is None else X.join(y.rename(columns={y.columns[0]: 'class'}) if y.shape[1] == 1 else y)
+    X, y = X.drop(columns=[t.row_id], errors='ignore'), y.iloc[:, 0]          # a row id may come as a feature
+    if t.id != UCI_DATASETS['spambase'].id: X, y = X.astype(object).where(X.notna(), '?').astype(str), y.astype(str)
     return X.assign(**{'class': y.to_numpy()})
 
+# %% ../nbs/00_encoding.ipynb #0265c1fd
 def load_uci(
-    name: str,            # a key of `UCI_DATASETS`: the paper's five (`PAPER_DATASETS`) or the five more
-    data_dir=None,        # a local mirror folder (default: $AERIAL_NB_DATA, else download with ucimlrepo)
+    name,                 # a key of `UCI_DATASETS` (the paper's five, `PAPER_DATASETS`, or the five more), or any UCI id
+    data_dir=None,        # another copy of the ten tables (default: $AERIAL_NB_DATA, else the copy in the package)
     drop_class: bool = False, # leave out the `class` column (the paper's rule-quality setting)
 ) -> pd.DataFrame:
-    "One of the UCI tables, class column named `class` and last."
-    if name not in UCI_DATASETS: raise KeyError(f'unknown dataset {name!r}; choose from {list(UCI_DATASETS)}')
-    data_dir = data_dir or os.environ.get('AERIAL_NB_DATA')
-    if data_dir: df = _read_mirror(name, data_dir)
-    else:
-        try: df = _fetch_uci(name)
+    "A UCI table, class column named `class` and last: one of the ten shipped with the package, or any other by id."
+    if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
+        try: df = _fetch_uci(int(name))
         except Exception as e:
-            raise ConnectionError(f'could not download {name!r} from the UCI repository ({e}); '
-                                  'give a local mirror with data_dir= or AERIAL_NB_DATA') from e
-    return df.drop(columns='class') if drop_class else df
+            raise ConnectionError(f'could not download UCI table {name} with ucimlrepo ({e}); '
+                                  f'these come with the package: {list(UCI_DATASETS)}') from e
+    elif name not in UCI_DATASETS:
+        raise KeyError(f'unknown dataset {name!r}; choose from {list(UCI_DATASETS)}, or give a UCI id to download')
+    else:
+        data_dir = data_dir or os.environ.get('AERIAL_NB_DATA')
+        df = _read_copy(name, data_dir) if data_dir else _read_copy(name, uci_folder(), check=True)
+    return df.drop(columns='class', errors='ignore') if drop_class else df
 
 # %% ../nbs/00_encoding.ipynb #64782155
 def weather_beverage(

@@ -280,7 +280,7 @@ def mine(
     sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
     seed: int = 0,                # seeds the training sample and training (same seed, same rules)
     progress: bool = False,       # progress bars: reading, training
-    data_dir: str = None,         # local mirror of the UCI tables, for `uci:NAME`
+    data_dir: str = None,         # another copy of the UCI tables, for `uci:NAME`
     na_values=None,               # cell texts that mean "missing" (default: pandas' list for CSV files)
     client=None,                  # a Dask client (`cluster.connect`): its workers read `data`, Parquet, and count; training stays here
     **options,                    # passed to `fit_rules`: antecedents, consequents, paper, tau_a, tau_c, device, and `train`'s options

@@ -151,7 +151,7 @@ def parquet_files(
 
 def open_table(
     spec,                   # a DataFrame (or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
-    data_dir: str = None,   # local mirror of the UCI tables, for `uci:NAME`
+    data_dir: str = None,   # another copy of the UCI tables, for `uci:NAME`
     na_values=None,         # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> Source:
     "The table `spec` names, to be read a batch of rows at a time."
@@ -159,7 +159,9 @@ def open_table(
     if isinstance(spec, pd.DataFrame): return _frame(spec, na_values=na_values)
     spec = str(spec)
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
-    if spec.startswith('uci:'): return _frame(load_uci(spec[4:], data_dir=data_dir), spec, na_values)
+    if spec.startswith('uci:'):                                 # a name, or any UCI id (downloaded)
+        name = int(spec[4:]) if spec[4:].isdigit() else spec[4:]
+        return _frame(load_uci(name, data_dir=data_dir), spec, na_values)
     path = Path(spec)
     if any(ch in spec for ch in '*?[') or path.is_dir() or path.suffix.lower() in ('.parquet', '.pq'):
         return _parquet(parquet_files(spec), spec, na_values)
@@ -246,7 +248,7 @@ def scan(
 # %% ../nbs/01a_streaming.ipynb #3930ffe5
 def scan_table(
     spec,                           # as for `open_table`
-    data_dir: str = None,           # local mirror of the UCI tables
+    data_dir: str = None,           # another copy of the UCI tables
     na_values=None,                 # cell texts that mean "missing"
     sample_rows: int = SAMPLE_ROWS, # training rows kept at most
     seed: int = 0,                  # draws the training sample of a larger table

@@ -136,3 +136,33 @@ def test_pyflakes_finds_nothing():
     pytest.importorskip('pyflakes')
     r = subprocess.run([sys.executable, '-m', 'pyflakes', 'aerial_nb'], cwd=ROOT, capture_output=True, text=True)
     assert (r.stdout + r.stderr).strip() == ''
+
+
+def test_uci_tables_come_with_the_package(tmp_path):
+    "On a user's machine (no copy beside the clone, no AERIAL_NB_DATA, any folder) the ten UCI tables load offline."
+    import os
+    env = {k: v for k, v in os.environ.items() if k != 'AERIAL_NB_DATA'}
+    env['PYTHONPATH'] = str(ROOT)
+    code = ('from aerial_nb.encoding import UCI_DATASETS, load_uci\n'
+            'print(sum(len(load_uci(n)) for n in UCI_DATASETS))')
+    r = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) == 286 + 435 + 8124 + 3196 + 4601 + 267 + 47 + 148 + 132 + 625
+
+
+def test_package_data_ships_every_table():
+    "setup.py's package_data takes every file of aerial_nb/data, and MANIFEST.in puts them in the source archive."
+    import fnmatch
+    text = (ROOT/'setup.py').read_text(encoding='utf-8')
+    patterns = re.search(r"package_data=\{cfg\['lib_name'\]: \[([^\]]*)\]", text).group(1)
+    patterns = re.findall(r"'([^']+)'", patterns)
+    files = [p.relative_to(ROOT/'aerial_nb').as_posix() for p in (ROOT/'aerial_nb'/'data').rglob('*') if p.is_file()]
+    assert len(files) == 18 and [f for f in files if not any(fnmatch.fnmatch(f, p) for p in patterns)] == []
+    assert 'recursive-include aerial_nb/data *' in (ROOT/'MANIFEST.in').read_text(encoding='utf-8')
+
+
+def test_no_notebook_types_a_path_outside_the_project():
+    "A clone alone runs every notebook: none names a folder beside the project or sets the data variable."
+    bad = [nb.name for nb in (ROOT/'nbs').rglob('*.ipynb')
+           if re.search(r"\.\./\.\.|shared/data|environ\.setdefault\('AERIAL_NB_DATA'", nb.read_text(encoding='utf-8'))]
+    assert bad == []

@@ -35,7 +35,7 @@ def _arguments(p):
     p.add_argument('--results', default='results', metavar='DIR',
                    help='folder for the results files (JSON and markdown)')
     p.add_argument('--data-dir', default=None,
-                   help='local mirror of the UCI datasets (default: $AERIAL_NB_DATA, else download)')
+                   help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
     p.add_argument('--json', action='store_true', help='print the summary table as JSON')
     p.add_argument('--rows', nargs='+', type=whole_number(1), default=None, metavar='N',
                    help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')

@@ -392,7 +392,7 @@ def classification_study(
     datasets=None,         # names from `PAPER_DATASETS` (default all five)
     folds: int = 10,       # cross-validation folds
     slow: bool = False,    # False: BRL with a small budget (100 iterations, 2 chains); True: `SETTINGS['brl']`
-    data_dir=None,         # local UCI mirror (default $AERIAL_NB_DATA, else download)
+    data_dir=None,         # another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)
     settings: dict = None, # override `SETTINGS` entirely
     seed: int = 0,
     progress: bool = False,

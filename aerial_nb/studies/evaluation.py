@@ -227,7 +227,7 @@ def rule_quality_study(
     seeds: int = 1,              # runs of each stochastic method, seeds 0..seeds-1
     max_evals: int = None,       # NiaARM evaluations (default 500, or the paper's 50,000 with `slow`)
     slow: bool = False,          # the paper's 50,000 evaluations (hours on the five datasets)
-    data_dir: str = None,        # local mirror of the UCI files (default: $AERIAL_NB_DATA, else download)
+    data_dir: str = None,        # another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)
     methods: list = None,        # subset of `METHODS` (Aerial+ always runs)
     drop_constant: bool = False, # leave out features with one category (spambase has 19)
     progress: bool = False,      # a line per run on stderr
@@ -393,7 +393,7 @@ def _aerial_nb_timed(df) -> tuple:
 def speed_benchmark(
     datasets: list = None,    # UCI dataset names (default all five)
     repeat: int = 3,          # runs of each neural method; the fastest counts
-    data_dir: str = None,     # local mirror of the UCI datasets
+    data_dir: str = None,     # another copy of the UCI tables
     progress: bool = True,    # print each row as it is measured
 ) -> pd.DataFrame:            # one row per dataset and method, with `vs_aerial_nb` = time / aerial_nb's time
     "Time aerial_nb against pyaerial 1.1.0, mlxtend FP-Growth and pyfim FP-Growth in one process."

@@ -110,7 +110,7 @@ def trust_study(
     seeds: int = 5,            # runs of each stochastic method
     methods: list = None,      # names in `METHODS` (default all)
     modes=('general', 'class'),# general rules (class dropped) and class rules (class as target)
-    data_dir: str = None,      # local mirror of the UCI datasets
+    data_dir: str = None,      # another copy of the UCI tables
     progress: bool = True,     # print a line per table and mode
 ) -> pd.DataFrame:             # one row per table, mode, method and seed
     "Every method on every table and mode, scored against the strong rules (torch on one thread)."
@@ -185,7 +185,7 @@ def threshold_grid(
     lifts=(1.0, 1.05, 1.1, 1.2, 1.3),      # min_lift values (at the default margin and z)
     margins=(0.0, 0.02, 0.05, 0.1),        # concise margins (at the default min_lift), each with every z
     zs=(0.0, 1.645, Z, 3.09),              # concise z (0: no test; 1.645, 2.326, 3.09: one-sided 5%, 1%, 0.1%)
-    data_dir: str = None,                   # local mirror of the UCI datasets
+    data_dir: str = None,                   # another copy of the UCI tables
 ) -> pd.DataFrame:                          # rules and recall per table, mode, min_lift, margin and z
     "Rule counts and recall of the default model's verified candidates at several min_lift, margin and z values."
     settings = ([(l, MARGIN, Z) for l in lifts]
