@@ -32,7 +32,9 @@ def pytest_sessionstart(session):
 
 
 def pytest_collect_file(parent, file_path):
-    if file_path.suffix == '.ipynb' and file_path.parent.name == 'nbs' and not file_path.name.startswith('_'):
+    nbs = ROOT/'nbs'
+    if (file_path.suffix == '.ipynb' and file_path.parent in (nbs, nbs/'studies')
+            and not file_path.name.startswith('_')):
         return NotebookFile.from_parent(parent, path=file_path)
 
 

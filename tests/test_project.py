@@ -39,12 +39,12 @@ def test_export_reproduces_library(copy):
 
 def test_notebooks_are_clean(copy):
     _run(('clean', 'nbdev_clean'), copy)
-    assert _diff(ROOT/'nbs', copy/'nbs', '*.ipynb') == [], 'run nbdev_clean: these notebooks are not clean'
+    assert _diff(ROOT/'nbs', copy/'nbs', '**/*.ipynb') == [], 'run nbdev_clean: these notebooks are not clean'
 
 
 def test_notebooks_name_their_kernel():
     "Every notebook opens in the `python3` kernel the test suite runs it in, with no kernel to choose first."
-    for nb in sorted((ROOT/'nbs').glob('*.ipynb')):
+    for nb in sorted((ROOT/'nbs').rglob('*.ipynb')):
         spec = json.loads(nb.read_text(encoding='utf-8'))['metadata'].get('kernelspec', {})
         assert (spec.get('name'), spec.get('language')) == ('python3', 'python'), f'{nb.name} has no python3 kernelspec'
 
@@ -52,10 +52,11 @@ def test_notebooks_name_their_kernel():
 def test_docs_preprocess(copy):
     "nbdev's docs preprocessing (what `nbdev_docs` hands to Quarto) runs offline on every notebook."
     # `proc_nbs` itself, not `nbdev_proc_nbs`: the latter tries to download and install Quarto first.
-    subprocess.run([sys.executable, '-c', 'from nbdev.quarto import refresh_quarto_yml, proc_nbs; refresh_quarto_yml(); proc_nbs(n_workers=0)'],
+    subprocess.run([sys.executable, '-c', 'from nbdev.quarto import nbdev_sidebar, refresh_quarto_yml, proc_nbs; '
+                    'refresh_quarto_yml(); nbdev_sidebar(); proc_nbs(n_workers=0)'],
                    cwd=copy, capture_output=True, text=True, check=True)
     proc = copy/'_proc'
-    nbs = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
+    nbs = sorted(str(p.relative_to(ROOT/'nbs')) for p in (ROOT/'nbs').rglob('*.ipynb'))
     assert nbs and all((proc/n).exists() for n in nbs)
     assert (proc/'_quarto.yml').exists() and (proc/'sidebar.yml').exists()
 
@@ -71,11 +72,11 @@ def test_readme_is_index():
 def test_readme_links_into_nbs():
     "Links between notebooks (pages on the site) point into nbs/ from the README, and every relative link there resolves."
     from readme import relink
-    md = '[a](03_extraction.ipynb), [b](07_walkthrough.ipynb#try-it), ![c](images/x.png), [d](https://x.org/e.ipynb), [f](#top)'
-    assert relink(md, 'nbs') == ('[a](nbs/03_extraction.ipynb), [b](nbs/07_walkthrough.ipynb#try-it), ![c](nbs/images/x.png), '
+    md = '[a](07_extraction.ipynb), [b](00_tour.ipynb#try-it), ![c](images/x.png), [d](https://x.org/e.ipynb), [f](#top)'
+    assert relink(md, 'nbs') == ('[a](nbs/07_extraction.ipynb), [b](nbs/00_tour.ipynb#try-it), ![c](nbs/images/x.png), '
                                  '[d](https://x.org/e.ipynb), [f](#top)')
     links = re.findall(r'\]\((?![a-zA-Z][\w+.-]*:|#)([^)#\s]+)', (ROOT/'README.md').read_text(encoding='utf-8'))
-    assert 'nbs/03_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []
+    assert 'nbs/07_extraction.ipynb' in links and [l for l in links if not (ROOT/l).is_file()] == []
 
 
 def _classes():
@@ -166,3 +167,58 @@ def test_no_notebook_types_a_path_outside_the_project():
     bad = [nb.name for nb in (ROOT/'nbs').rglob('*.ipynb')
            if re.search(r"\.\./\.\.|shared/data|environ\.setdefault\('AERIAL_NB_DATA'", nb.read_text(encoding='utf-8'))]
     assert bad == []
+
+
+def test_face_does_not_import_torch():
+    "`import aerial_nb` and the torch-free names of its face leave PyTorch unimported; a name that trains brings it."
+    code = ('import sys, aerial_nb\n'
+            'from aerial_nb import encode, load_uci, rule_metrics\n'
+            'print("torch" in sys.modules)\n'
+            'from aerial_nb import mine\n'
+            'print("torch" in sys.modules, mine.__module__)')
+    r = subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ['False', 'True', 'aerial_nb.mining']
+
+
+def _top_imports(path: Path):
+    "The modules `path` imports when it is imported: statements at its top level (not inside functions, nor for annotations)."
+    import ast
+    package = '.'.join(path.relative_to(ROOT).with_suffix('').parts[:-1])
+    for node in ast.parse(path.read_text(encoding='utf-8')).body:
+        if isinstance(node, ast.Import): yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split('.')[:len(package.split('.')) - node.level + 1] if node.level else []
+            yield '.'.join(base + ([node.module] if node.module else []))
+
+
+def _chapters():
+    "The notebooks of the book, in reading order: the chapters of nbs/, then the studies of nbs/studies/."
+    return [*sorted((ROOT/'nbs').glob('[0-9]*.ipynb')), *sorted((ROOT/'nbs'/'studies').glob('[0-9]*.ipynb'))]
+
+
+def _module_of(nb: Path) -> str:
+    src = json.loads(nb.read_text(encoding='utf-8'))['cells'][0]['source']
+    return re.search(r'default_exp (\S+)', ''.join(src))[1]
+
+
+def test_the_book_reads_in_dependency_order():
+    """The tour comes first; past it, a chapter's module imports only modules of earlier chapters when it is imported
+    (an optional extra such as Dask is imported where it is used; the tour shows the whole package, so its widgets may
+    use any chapter); the index lists the chapters in the files' order; the sidebar's sections are the folders."""
+    chapters = _chapters()
+    assert chapters[0].name == '00_tour.ipynb' and chapters[-1].parent.name == 'studies'
+    mods = [_module_of(nb) for nb in chapters]
+    seen, late = set(), []
+    for nb, mod in zip(chapters[1:], mods[1:]):
+        path = ROOT/'aerial_nb'/(mod.replace('.', '/') + '.py')
+        for m in _top_imports(path):
+            name = m.removeprefix('aerial_nb.')
+            if m.startswith('aerial_nb.') and name in mods and name not in seen | {mod}: late.append((nb.name, name))
+        seen.add(mod)
+    assert late == []
+    index = json.loads((ROOT/'nbs'/'index.ipynb').read_text(encoding='utf-8'))
+    listed = re.findall(r'\]\(((?:studies/)?\d\d_\w+\.ipynb)\)', ''.join(''.join(c['source']) for c in index['cells']))
+    listed = list(dict.fromkeys(listed))
+    assert listed == [str(nb.relative_to(ROOT/'nbs')) for nb in chapters]
+    assert not (ROOT/'nbs'/'sidebar.yml').exists() or 'sidebar.yml' in (ROOT/'.gitignore').read_text()
+    assert 'custom_sidebar = False' in (ROOT/'settings.ini').read_text()
