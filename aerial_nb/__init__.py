@@ -10,14 +10,17 @@ __all__ = ['FACE', 'MOVED', 'forward']
 FACE = {   # public name -> the module that defines it
     **dict.fromkeys(['UCI_DATASETS', 'PAPER_DATASETS', 'load_uci', 'weather_beverage'], 'datasets'),
     **dict.fromkeys(['Encoder', 'encode'], 'encoding'),
-    **dict.fromkeys(['METRICS', 'rule_metrics', 'rule_text', 'rules_to_frame'], 'quality'),
-    **dict.fromkeys(['scan_table'], 'streaming'),
+    **dict.fromkeys(['METRICS', 'Rules', 'rule_metrics', 'rule_text', 'rules_to_frame'], 'quality'),
+    **dict.fromkeys(['describe', 'scan_table'], 'streaming'),
     **dict.fromkeys(['Model', 'train'], 'autoencoder'),
-    **dict.fromkeys(['Rules', 'class_rules', 'extract_rules', 'frequent_itemsets', 'top_k', 'verify'], 'extraction'),
-    **dict.fromkeys(['find_rules', 'fit_rules', 'mine', 'verified_itemsets'], 'mining'),
+    **dict.fromkeys(['class_rules', 'extract_rules', 'frequent_itemsets', 'top_k', 'verify'], 'extraction'),
+    **dict.fromkeys(['MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'find_itemsets', 'find_rules',
+                     'fit_rules', 'mine', 'mine_itemsets', 'verified_itemsets', 'verify_rule'], 'mining'),
     **dict.fromkeys(['synthetic_table'], 'synthetic'),
     **dict.fromkeys(['load_model', 'save_model', 'write_frame'], 'persist'),
     **dict.fromkeys(['RuleExplorer', 'TestVectorWidget', 'plot_probs'], 'widgets'),
+    **dict.fromkeys(['RuleSetExplorer', 'grouped_matrix', 'item_graph', 'scatter'], 'plots'),
+    **dict.fromkeys(['RuleClassifier'], 'classifier'),
 }
 __all__ = sorted(FACE)   # `from aerial_nb import *` gives the face
 

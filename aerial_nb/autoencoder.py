@@ -14,12 +14,13 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
-from .bitsets import whole
-from .encoding import Encoder
+from .encoding import Encoder, check_flag
+from .quality import check_training
 
 # %% auto #0
-__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'MAX_STEPS', 'CYCLE', 'CYCLE_ITEMS', 'feature_softmax', 'AutoEncoder', 'aerial_loss',
-           'default_training', 'cpu_threads', 'Ensemble', 'Model', 'masked_rows', 'train']
+__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS',
+           'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble', 'Model',
+           'masked_rows', 'training_budget', 'train']
 
 # %% ../nbs/06_network.ipynb #01b4fabe
 def feature_softmax(
@@ -39,6 +40,7 @@ class AutoEncoder(nn.Module):
     def __init__(self,
         sizes,              # c_i: number of categories of each feature
         layers: int = 1,    # encoder layers (1-3 in the paper); the decoder mirrors them
+        hidden: int = None, # the widest hidden layer at most (None: half the input, as in the paper)
     ):
         super().__init__()
         # a copy: never shares memory with the caller's array
@@ -50,7 +52,9 @@ class AutoEncoder(nn.Module):
         self.register_buffer('sizes', sizes)
         self.register_buffer('feature_of', torch.repeat_interleave(torch.arange(len(sizes)), sizes))
         self.widths = [self.n_items]
-        for _ in range(layers): self.widths.append(max(2, self.widths[-1] // 2))
+        if hidden is not None and not (isinstance(hidden, (int, np.integer)) and hidden >= 2):
+            raise ValueError(f'hidden must be a whole number of at least 2, got {hidden!r}')
+        for _ in range(layers): self.widths.append(max(2, min(self.widths[-1] // 2, hidden or self.n_items)))
         pairs = list(zip(self.widths[:-1], self.widths[1:]))
         self.encoder = nn.Sequential(*[m for a, b in pairs for m in (nn.Linear(a, b), nn.Tanh())])
         dec = [m for b, a in reversed(pairs) for m in (nn.Linear(a, b), nn.Tanh())]
@@ -137,6 +141,7 @@ class Model:
     encoder: Encoder
     history: list = field(default_factory=list)   # mean loss per step
     settings: dict = field(default_factory=dict)  # what `train` was called with
+    stop: str = None      # why training stopped: 'converged' (or another reason `until` gave), 'budget', 'steps', 'epochs'
 
     @property
     def device(self) -> torch.device: return next(self.net.parameters()).device
@@ -168,12 +173,14 @@ def _as_codes(X, enc: Encoder) -> torch.Tensor:
     if (per_feature > 1).any(): raise ValueError('X must be one-hot: at most one item per feature in a row')
     return _codes_of(X, enc)
 
+# %% ../nbs/06_network.ipynb #526c2f0d
 def _onehot(codes: torch.Tensor, starts: torch.Tensor, n_items: int) -> torch.Tensor:
     "(b, D) float one-hot rows of (b, k) codes (-1: no item of that feature)."
     codes = codes.long()
     return torch.zeros(len(codes), n_items + 1, device=starts.device).scatter_(
         1, torch.where(codes >= 0, codes + starts, n_items), 1.0)[:, :-1]
 
+# %% ../nbs/06_network.ipynb #2cdda54d
 def _fit(codes, net, s: dict, seed: int, bar) -> list:
     "Train `net` in place on the rows `codes` (already on its device), as the paper does; the loss of every step."
     device = codes.device
@@ -203,6 +210,7 @@ def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
     codes[r, f] = (c - torch.as_tensor(enc.starts)[f]).to(torch.int16)
     return codes
 
+# %% ../nbs/06_network.ipynb #45e8bf64
 def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
     ("`masked_rows` with the network's constants given: (b, D) masked input, (b, D) one-hot rows, "
      "(b, k) their items (D where unknown).")
@@ -214,6 +222,7 @@ def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
              < torch.randint(0, observe + 1, (b, 1), generator=gen)).to(uniform.device) & (codes >= 0)
     return torch.where(shown[:, feature_of], y, uniform), y, items
 
+# %% ../nbs/06_network.ipynb #a597440e
 def masked_rows(
     codes: torch.Tensor,    # (b, k) category index per feature, -1 where unknown
     net: AutoEncoder,       # the network the rows are for (its category counts)
@@ -228,6 +237,7 @@ def masked_rows(
 # %% ../nbs/06_network.ipynb #b2fe7523
 def _linears(net: AutoEncoder) -> list: return [m for m in [*net.encoder, *net.decoder] if isinstance(m, nn.Linear)]
 
+# %% ../nbs/06_network.ipynb #94299c8a
 def _loss_grads(
     layers: list,           # the network's Linear layers, input to output (tanh between them)
     x: torch.Tensor,        # (b, D) input rows
@@ -267,8 +277,9 @@ class _Adam:
         torch._foreach_addcdiv_(self.params, self.m, den, value=-lr / (1 - self.b1 ** self.t))
 
 # %% ../nbs/06_network.ipynb #ad4b6e64
-STEPS, MAX_STEPS, CYCLE = 100, 1000, 25   # default length of `train`; the most with `until`; steps per cycle
-CYCLE_ITEMS = 500                         # a cycle has CYCLE steps for every CYCLE_ITEMS items of one-hot width, begun
+STEPS, CYCLE = 100, 25    # default length of `train` without `until`; steps per cycle
+CYCLE_ITEMS = 500         # a cycle has CYCLE steps for every CYCLE_ITEMS items of one-hot width, begun
+HIDDEN = 512              # the hidden layer of a model trained for verified rules is at most this wide
 
 class _Centred:
     "The first layer seen from inputs centred on the uniform vector: W (x - u) + c, with c = b + W u."
@@ -276,12 +287,14 @@ class _Centred:
         self.layer, self.u, self.weight, self.bias = layer, u, layer.weight, layer.bias + layer.weight @ u
     def sync(self): self.layer.bias.copy_(self.bias - self.weight @ self.u)
 
+# %% ../nbs/06_network.ipynb #98947dd1
 class _Member:
     "One network trained for verified rules: its weights, Adam's state and its own random generator."
-    def __init__(self, enc: Encoder, layers: int, freq: torch.Tensor, seed: int, weight_decay: float, device):
+    def __init__(self, enc: Encoder, layers: int, hidden: int, freq: torch.Tensor, seed: int, weight_decay: float,
+                 device):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
-            self.net = AutoEncoder(enc.sizes, layers).to(device)
+            self.net = AutoEncoder(enc.sizes, layers, hidden).to(device)
         linears = _linears(self.net)
         for p in self.net.parameters(): p.requires_grad_(False)
         with torch.no_grad(): linears[-1].bias.copy_(freq.clamp_min(1e-4).log())    # start at the marginals
@@ -306,10 +319,29 @@ class _Member:
             x, y, items = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
                                   self.uniform, self.net.feature_of, s['observe'], self.gen)
             loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks, items)
+            if not torch.isfinite(loss):
+                raise ValueError(f'training diverged at step {len(history) + 1}: the loss is {float(loss)}; '
+                                 'try a smaller lr')
             self.adam.step(grads, s['lr'] * (1 - i / steps))
             history.append(float(loss)); bar.update()
         self.first.sync()
         return history
+
+# %% ../nbs/06_network.ipynb #b0bc97e1
+SHOWS = 1000              # training shows each feature about this many times before it stops on its budget ...
+TRAIN_BUDGET = 10**13     # ... or takes this many multiply-adds (a few minutes on two cores), whichever comes first
+MIN_STEPS = 1000          # the budget is never below this many steps
+
+def training_budget(
+    encoder: Encoder,       # the table's encoder
+    batch_size: int = 128,  # rows per step
+    hidden: int = HIDDEN,   # the hidden layer's width
+    observe: int = 2,       # the features a training row shows, at most
+) -> int:                   # the most gradient steps training for verified rules takes
+    "The length training stops at if nothing stops it earlier: it grows with the features, within a compute budget."
+    shows = math.ceil(2 * SHOWS * len(encoder) / (batch_size * max(observe, 1)))
+    compute = TRAIN_BUDGET // (6 * batch_size * encoder.n_items * hidden)
+    return int(max(MIN_STEPS, min(shows, compute)))
 
 # %% ../nbs/06_network.ipynb #e21764ec
 def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -> Model:
@@ -323,17 +355,19 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
                 torch.manual_seed(s['seed'] + i)
                 nets.append(AutoEncoder(encoder.sizes, s['layers']).to(device))
             histories.append(_fit(codes, nets[-1], s, s['seed'] + i, bar))
-    return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s)
+    return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s,
+                 'epochs')
 
+# %% ../nbs/06_network.ipynb #c1fcfc9a
 def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> Model:
     # a feature at a time: no (n, k) int64 copy
     counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])
     freq = (counts / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
     blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
-    members = [_Member(encoder, s['layers'], freq, s['seed'] + i, s['weight_decay'], device)
+    members = [_Member(encoder, s['layers'], s['hidden'], freq, s['seed'] + i, s['weight_decay'], device)
                for i in range(s['models'])]
-    bar = tqdm(total=None if until else s['steps'], desc='training', unit='step', disable=not progress, leave=False)
+    bar = tqdm(total=s['steps'], desc='training', unit='step', disable=not progress, leave=False)
     cycle = CYCLE * -(-encoder.n_items // CYCLE_ITEMS)
     history = []
     with bar, cpu_threads(min(s['batch_size'], len(codes)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
@@ -342,7 +376,12 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
             history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
             nets = [m.net.eval() for m in members]
             model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))
-            if (until is not None and until(model)) or len(history) >= s['steps']: return model
+            stop = until(model) if until is not None else None
+            bar.set_postfix(loss=f'{np.mean(history[-steps:]):.4f}', **getattr(until, 'postfix', {}))
+            if stop or len(history) >= s['steps']:
+                model.stop = (stop if isinstance(stop, str) else 'until' if stop else
+                              'budget' if until is not None else 'steps')
+                return model
 
 # %% ../nbs/06_network.ipynb #61e1c3cf
 def train(
@@ -359,27 +398,30 @@ def train(
     device: str = 'cpu',    # 'cpu', 'cuda', or any torch device
     progress: bool = True,  # show a progress bar (on stderr)
     paper: bool = False,    # train exactly as the paper does (uniform noise, BCE, `default_training`)
-    steps: int = None,      # gradient steps (default 100; with `until`, the most: 1,000)
-    until=None,             # called with the model after every cycle; training stops when it returns True
+    steps: int = None,      # gradient steps (default 100; with `until`, the most: `training_budget`)
+    until=None,             # called with the model after every cycle: a stop reason (text) ends training
     observe: int = 2,       # training rows show 0..observe features: the antecedent lengths asked about
+    hidden: int = HIDDEN,   # the hidden layer is at most this wide (paper: half the input, always)
 ) -> Model:
     ("Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; "
-     "`Model.settings` holds the arguments that repeat it.")
+     "`Model.settings` holds the arguments that repeat it, and why training stopped.")
     X = _as_codes(X, encoder)
-    models, seed = whole('models', models), whole('seed', seed, 0, 2**63 - 1)
-    for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size, steps=steps).items():
-        if v is not None: whole(k, v)
-    if lr is not None and not (isinstance(lr, (int, float)) and lr > 0):
-        raise ValueError(f'lr must be a positive number, got {lr!r}')
-    device = torch.device(device)
+    o = check_training(models=models, seed=seed, layers=layers, epochs=epochs, batch_size=batch_size, steps=steps, lr=lr,
+                       weight_decay=weight_decay, noise=noise, observe=observe, hidden=hidden, device=device)
+    lr, weight_decay, noise = o['lr'], o['weight_decay'], o['noise']
+    check_flag(progress, 'progress'); check_flag(paper, 'paper')
+    if until is not None and not callable(until): raise TypeError(f'until must be a function of the model, got {until!r}')
+    try: device = torch.device(device); torch.zeros(1, device=device)
+    except Exception as e:                          # torch's errors vary by device kind (AssertionError, RuntimeError, ...)
+        raise ValueError(f'device {str(device)!r} cannot be used: {(str(e).splitlines() or [""])[0][:100]}') from None
     if paper:
-        if not 0 <= noise <= 1: raise ValueError(f'noise must be in [0, 1], got {noise}')
         s = {**default_training(len(X), encoder.n_items),
              **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}
         return _train_paper(X, encoder, dict(s, lr=lr or 5e-3, weight_decay=weight_decay, noise=noise, seed=seed,
                                              models=models, paper=True), models, device, progress)
-    batch = batch_size or 128
-    total = steps or (epochs * math.ceil(len(X) / batch) if epochs else MAX_STEPS if until else STEPS)
-    s = dict(paper=False, layers=layers or 1, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
-             observe=whole('observe', observe, 0), seed=seed, models=models, steps=total)
+    batch, layers = batch_size or 128, layers or 1
+    total = steps or (epochs * math.ceil(len(X) / batch) if epochs else
+                      training_budget(encoder, batch, min(hidden, encoder.n_items // 2 or 1), observe) if until else STEPS)
+    s = dict(paper=False, layers=layers, hidden=hidden, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
+             observe=observe, seed=seed, models=models, steps=total)
     return _train_verified(X, encoder, s, until, device, progress)

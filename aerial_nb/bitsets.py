@@ -9,9 +9,10 @@ from fractions import Fraction
 import numpy as np
 
 # %% auto #0
-__all__ = ['CHUNK_WORDS', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows', 'check_sets', 'check_rules', 'and_rows',
-           'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts', 'fraction', 'at_least', 'min_count',
-           'whole', 'pad_sets', 'index_sets', 'rule_keys', 'row_ids', 'key_jaccard']
+__all__ = ['CHUNK_WORDS', 'UNPACK_S', 'ADD_S', 'MULADDS_PER_S', 'item_bits', 'code_bits', 'BitTable', 'as_bits', 'all_rows',
+           'check_sets', 'check_rules', 'and_rows', 'chunk_size', 'chunks', 'popcount', 'itemset_counts', 'item_counts',
+           'cooccurrence', 'fraction', 'at_least', 'min_count', 'whole', 'pad_sets', 'index_sets', 'rule_keys',
+           'row_ids', 'key_jaccard']
 
 # %% ../nbs/03_bitsets.ipynb #bd9cb9fc
 def item_bits(
@@ -64,6 +65,7 @@ def code_bits(
 # %% ../nbs/03_bitsets.ipynb #fe2b2c5f
 class BitTable:
     "Item bit sets in blocks of rows; a count over the table is the sum of the counts over its blocks."
+    local = True        # the blocks are arrays in this process (the cluster chapter's are held by its workers)
     def __init__(self,
         blocks: list,   # (bits (D, W_b) uint64, rows n_b) per block, as `item_bits` makes them
         n_items: int,   # D
@@ -108,6 +110,7 @@ def as_bits(
         raise ValueError(f'n_rows={n_rows} does not fit bit sets of {data.shape[1]} words')
     return data, int(n_rows)
 
+# %% ../nbs/03_bitsets.ipynb #0c56ea31
 def all_rows(n_rows: int, n_words: int) -> np.ndarray:
     "The bit set of all `n_rows` rows, laid out as `item_bits` lays them."
     full = np.full(n_words, np.iinfo(np.uint64).max, np.uint64)
@@ -126,10 +129,12 @@ def _indices(a, ndim: int, n_items: int, what: str, low: int = 0) -> np.ndarray:
     if len(bad): raise IndexError(f'{what} name items outside 0..{n_items - 1}: {bad[:10].tolist()}')
     return a.astype(np.int64)
 
+# %% ../nbs/03_bitsets.ipynb #446f98b4
 def check_sets(sets, n_items: int, what: str = 'itemsets') -> np.ndarray:
     "`sets` as an (m, a) int64 array padded with -1."
     return _indices(sets, 2, n_items, what, low=-1)
 
+# %% ../nbs/03_bitsets.ipynb #da198358
 def check_rules(ante, cons, n_items: int) -> tuple[np.ndarray, np.ndarray]:
     "Checked (ante, cons) arrays of one rule set."
     ante, cons = check_sets(ante, n_items, 'antecedents'), _indices(cons, 1, n_items, 'consequents')
@@ -146,15 +151,18 @@ def and_rows(bits: np.ndarray, sets: np.ndarray, full: np.ndarray) -> np.ndarray
         else: acc[m] &= bits[col[m]]
     return acc
 
+# %% ../nbs/03_bitsets.ipynb #c71f71e7
 def chunk_size(bits: np.ndarray, chunk: int = None) -> int:
     "Itemsets (or rules) per chunk: `chunk`, else as many as fit in `CHUNK_WORDS` words."
     return chunk or max(1, CHUNK_WORDS // bits.shape[1])
 
+# %% ../nbs/03_bitsets.ipynb #528bd6e1
 def chunks(bits: np.ndarray, sets: np.ndarray, n_rows: int, chunk: int = None):
     "Yield (start, rows of sets[start:start+chunk]) over the sets, `chunk` sets at a time."
     full, k = all_rows(n_rows, bits.shape[1]), chunk_size(bits, chunk)
     for s in range(0, len(sets), k): yield s, and_rows(bits, sets[s:s + k], full)
 
+# %% ../nbs/03_bitsets.ipynb #829295b4
 def popcount(acc: np.ndarray) -> np.ndarray: return np.bitwise_count(acc).sum(-1, dtype=np.int64)
 
 # %% ../nbs/03_bitsets.ipynb #0bfe2f7d
@@ -172,6 +180,7 @@ def itemset_counts(
     for s, acc in chunks(bits, sets, n, chunk): out[s:s + len(acc)] = popcount(acc)
     return out
 
+# %% ../nbs/03_bitsets.ipynb #8546e842
 def item_counts(
     data,                # (n, D) one-hot matrix, its `item_bits`, or a `BitTable`
     n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
@@ -179,6 +188,109 @@ def item_counts(
     "Exact number of rows holding each item."
     if isinstance(data, BitTable): return data.total(item_counts)
     return popcount(as_bits(data, n_rows)[0])
+
+# %% ../nbs/03_bitsets.ipynb #19247a14
+UNPACK_S, ADD_S, MULADDS_PER_S = 0.4e-9, 1.8e-9, 95e9   # seconds per unpacked bit, per int64 addition; float32 speed
+
+def _efficiency(k): return k / (k + 24.0)              # a matrix product with a side of k runs this far below peak
+
+# %% ../nbs/03_bitsets.ipynb #ba1a115b
+def _plan(rows: np.ndarray, m: int, nc: int, memory_mb: float) -> dict:
+    ("The chunking of `cooccurrence` for blocks of `rows` rows (multiples of 64), `m` sets and `nc` items: the one "
+     "the cost model finds fastest among those within `memory_mb`.")
+    budget, n_pad, rmax = memory_mb * 2**20, int(rows.sum()), int(rows.max())
+    best = None
+    for cache in (False, True):
+        for R in sorted({min(rmax, (1 << 24) - 64)} | {1 << k for k in range(10, 19) if 1 << k < rmax}):
+            tiles = int(np.ceil(rows / R).sum())
+            ci = int(min(nc, max(64, 0.05 * budget // (1.125 * R))))
+            for cc in sorted({nc} | {c for c in (256, 1024, 4096, 16384) if c < nc}):
+                fixed = 4 * nc * n_pad + 1.125 * ci * R if cache else 5.125 * cc * R
+                per_set = 8 * nc + 4 * cc + 5.25 * R
+                ms = int(min(m, (budget - fixed) // per_set))
+                if ms < 1: continue
+                t = ((1 if cache else -(-m // ms)) * n_pad * nc * UNPACK_S + m * nc * tiles * ADD_S
+                     + m * n_pad * nc / (MULADDS_PER_S * _efficiency(ms) * _efficiency(cc) * _efficiency(R / 16)))
+                if best is None or t < best['seconds']:
+                    best = dict(cache=cache, rows=R, sets=ms, items=cc, build=ci, seconds=t)
+    return best or dict(cache=False, rows=min(1024, rmax), sets=1, items=min(nc, 256), build=min(nc, 256), seconds=None)
+
+# %% ../nbs/03_bitsets.ipynb #99f2a44f
+def _unpack(words: np.ndarray, out: np.ndarray, k: int):
+    "Unpack (k, W) uint64 words into out[:k, :64W] as 0/1."
+    out[:k, :words.shape[1] * 64] = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder='little')
+
+# %% ../nbs/03_bitsets.ipynb #3ed10dd1
+def _set_words(bits: np.ndarray, sets: np.ndarray, w0: int, w1: int, last) -> np.ndarray:
+    "(m, w1-w0) words of the rows holding every item of each set (-1 pads: every row), the rows past the end cleared."
+    acc = None
+    for col in sets.T:
+        g = bits[np.maximum(col, 0), w0:w1]
+        g[col < 0] = np.iinfo(np.uint64).max
+        acc = g if acc is None else np.bitwise_and(acc, g, out=acc)
+    if last is not None: acc[:, -1] &= last
+    return acc
+
+# %% ../nbs/03_bitsets.ipynb #636a02e4
+def cooccurrence(
+    data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
+    sets,                # (m, L) int64 item sets padded with -1 (a row of -1 is the empty set: every row)
+    columns=None,        # (c,) items to count against (default every item)
+    memory_mb: float = 256, # bound on the working memory (temporaries and the counts yielded)
+    n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
+):                       # yields (start, (k, c) int64): rows holding sets[start + i] and columns[j]
+    "Exact counts of item sets with single items, by blocked float32 matrix products, a chunk of sets at a time."
+    bits, n = as_bits(data, n_rows)
+    if isinstance(bits, BitTable) and not bits.local: yield from _remote(bits, sets, columns, memory_mb); return
+    blocks = [(b, int(r)) for b, r in (bits.blocks if isinstance(bits, BitTable) else [(bits, n)]) if r > 0]
+    D = bits.n_items if isinstance(bits, BitTable) else len(bits)
+    sets = check_sets(sets, D)
+    cols = np.arange(D) if columns is None else _indices(columns, 1, D, 'columns')
+    if not len(sets): return
+    pads = np.array([-(-r // 64) * 64 for _, r in blocks])
+    p = _plan(pads, len(sets), len(cols), memory_mb)
+    R, ms, cc = p['rows'], p['sets'], p['items']
+    cache = [_unpacked(b, cols, pad, R, p['build']) for (b, _), pad in zip(blocks, pads)] if p['cache'] else None
+    S = np.empty((ms, R), np.float32)
+    U = None if cache else np.empty((min(cc, len(cols)), R), np.float32)
+    for s0 in range(0, len(sets), ms):
+        chunk = sets[s0:s0 + ms]
+        counts = np.zeros((len(chunk), len(cols)), np.int64)
+        for i, ((b, r), pad) in enumerate(zip(blocks, pads)):
+            W = pad // 64
+            last = np.uint64((1 << (r % 64)) - 1) if r % 64 else None
+            for r0 in range(0, pad, R):
+                w0, w1 = r0 // 64, min(W, (r0 + R) // 64)
+                _unpack(_set_words(b, chunk, w0, w1, last if w1 == W else None), S, len(chunk))
+                Sv = S[:len(chunk), :(w1 - w0) * 64]
+                for c0 in range(0, len(cols), cc):
+                    c1 = min(len(cols), c0 + cc)
+                    if cache: Uv = cache[i][c0:c1, r0:r0 + Sv.shape[1]]
+                    else: _unpack(b[cols[c0:c1], w0:w1], U, c1 - c0); Uv = U[:c1 - c0, :Sv.shape[1]]
+                    np.add(counts[:, c0:c1], Sv @ Uv.T, out=counts[:, c0:c1], casting='unsafe')
+        yield s0, counts
+
+# %% ../nbs/03_bitsets.ipynb #a0a43bea
+def _unpacked(bits: np.ndarray, cols: np.ndarray, pad: int, R: int, step: int) -> np.ndarray:
+    "(c, pad) float32 0/1 rows of the items `cols` of one block, unpacked a tile of rows and items at a time."
+    U = np.empty((len(cols), pad), np.float32)
+    for r0 in range(0, pad, R):
+        w0, w1 = r0 // 64, min(pad, r0 + R) // 64
+        for c0 in range(0, len(cols), step): _unpack(bits[cols[c0:c0 + step], w0:w1], U[c0:c0 + step, r0:], len(cols[c0:c0 + step]))
+    return U
+
+# %% ../nbs/03_bitsets.ipynb #1ba11884
+def _block_counts(bits: np.ndarray, sets: np.ndarray, cols, memory_mb: float, n_rows: int) -> np.ndarray:
+    "`cooccurrence` of one block, whole: what a worker that holds the block returns."
+    return np.concatenate([c for _, c in cooccurrence(bits, sets, cols, memory_mb, n_rows)])
+
+# %% ../nbs/03_bitsets.ipynb #9b7c5dae
+def _remote(bits: BitTable, sets, columns, memory_mb: float):
+    "`cooccurrence` of blocks held elsewhere: each chunk of sets counted where the blocks are, and added up there."
+    sets = check_sets(sets, bits.n_items)
+    cols = np.arange(bits.n_items) if columns is None else _indices(columns, 1, bits.n_items, 'columns')
+    step = max(1, int(memory_mb * 2**20 / 4 // (8 * max(len(cols), 1))))     # a quarter of the memory for the counts
+    for s0 in range(0, len(sets), step): yield s0, bits.total(_block_counts, sets[s0:s0 + step], cols, memory_mb)
 
 # %% ../nbs/03_bitsets.ipynb #02026bef
 def fraction(
@@ -192,6 +304,7 @@ def fraction(
     f = Fraction(repr(float(t))).limit_denominator(10**6)
     return f.numerator, f.denominator
 
+# %% ../nbs/03_bitsets.ipynb #b6f138ca
 def at_least(
     count,                     # numerators: integer counts
     total,                     # denominators: integer counts
@@ -206,6 +319,7 @@ def at_least(
     if big: count, total = count.astype(object), total.astype(object)        # Python integers: exact at any size
     return np.asarray(count * q >= p * total, bool) & (np.asarray(total) > 0)
 
+# %% ../nbs/03_bitsets.ipynb #6def1779
 def min_count(
     share: float,            # a share of rows, such as a minimum support
     n_rows: int,             # rows of the table

@@ -50,6 +50,7 @@ class Partition(NamedTuple):
     rows: int           # the rows they hold
     start: int          # the number of their first row in the table
 
+# %% ../nbs/10_cluster.ipynb #f5e777a7
 def partitions(
     spec,                   # a Parquet file, a folder of Parquet files or a glob
     rows: int = CHUNK_ROWS, # rows per partition at most (unless one row group holds more)
@@ -101,6 +102,7 @@ class DaskTable:
     def n_rows(self) -> int: return sum(p.rows for p in self.parts)
     def __repr__(self): return f'DaskTable({self.name}: {self.n_rows} rows in {len(self.parts)} partitions)'
 
+# %% ../nbs/10_cluster.ipynb #10de2923
 def open_dask_table(
     client: Client,         # a client of the cluster (`connect`)
     spec,                   # a Parquet file, a folder of Parquet files or a glob that the workers can read
@@ -117,6 +119,7 @@ def open_dask_table(
 # %% ../nbs/10_cluster.ipynb #3c105ee8
 def _keep(sample: list, stride: int) -> list: return [(p[p % stride == 0], x[p % stride == 0]) for p, x in sample]
 
+# %% ../nbs/10_cluster.ipynb #7f278177
 def merge_fit(
     a: ColumnFit,   # what one part of the table gathered on a column
     b: ColumnFit,   # what the next part gathered on the same column
@@ -124,8 +127,7 @@ def merge_fit(
     "Two parts' facts about one column, merged as if one pass had read them both."
     out = copy.copy(a)
     out.rows, out.present = a.rows + b.rows, a.present + b.present
-    out.typed, out.text, out.numbers, out.unique = (a.typed and b.typed, a.text and b.text, a.numbers and b.numbers,
-                                                    a.unique and b.unique)
+    for k in ('typed', 'text', 'numbers', 'unique', 'integral'): setattr(out, k, getattr(a, k) and getattr(b, k))
     out.lo, out.hi = min(a.lo, b.lo), max(a.hi, b.hi)
     if a.occupied is not None: out.occupied, out.outside = a.occupied | b.occupied, a.outside or b.outside
     out.many = a.many or b.many
@@ -141,6 +143,7 @@ def merge_fit(
         out.sample = _keep(out.sample, out.stride)
     return out
 
+# %% ../nbs/10_cluster.ipynb #7f0dee7f
 def merge_fits(
     a: tuple,   # (column -> `ColumnFit`, spelling -> cells made missing) of one part of the table
     b: tuple,   # the same of the next part
@@ -161,8 +164,10 @@ def _fit_partition(part: Partition, schema, rows: int, na_values: tuple, options
         start += len(df)
     return fits, missing
 
+# %% ../nbs/10_cluster.ipynb #027a6ddc
 def _encoder(merged: tuple, options: dict) -> tuple: return fitted_encoder(merged[0], **options), merged[1]
 
+# %% ../nbs/10_cluster.ipynb #4093a81b
 def _options(options: dict) -> tuple:
     "Encoder options split into those of `column_fits` and those of `fitted_encoder`; an unknown one is an error."
     first, last = (set(inspect.signature(f).parameters) - {'df', 'fits'} for f in (column_fits, fitted_encoder))
@@ -170,6 +175,7 @@ def _options(options: dict) -> tuple:
     if unknown: raise TypeError(f'unknown encoder option(s) {unknown}')
     return {k: v for k, v in options.items() if k in first}, {k: v for k, v in options.items() if k in last}
 
+# %% ../nbs/10_cluster.ipynb #7d7d4e12
 def _tree(client: Client, futures: list, merge):
     "The future of merging `futures` pairwise, neighbours first, on the workers."
     while len(futures) > 1:
@@ -177,12 +183,14 @@ def _tree(client: Client, futures: list, merge):
                    for i in range(0, len(futures), 2)]
     return futures[0]
 
+# %% ../nbs/10_cluster.ipynb #7b8020fd
 def _watch(futures: dict, desc: str, progress: bool):
     "Wait for `futures` (future -> rows), with a progress bar in rows per second."
     with tqdm(total=sum(futures.values()), desc=desc, unit=' rows', unit_scale=True, disable=not progress,
               leave=False) as bar:
         for f in as_completed(list(futures)): bar.update(futures[f])
 
+# %% ../nbs/10_cluster.ipynb #e5121a1d
 def fit_dask_table(
     table: DaskTable,         # the table
     progress: bool = False,   # a progress bar with rows per second
@@ -204,10 +212,13 @@ def _apply(bits: np.ndarray, n: int, job: tuple):
     f, args, kwargs = job
     return f(bits, *args, n_rows=n, **kwargs)
 
+# %% ../nbs/10_cluster.ipynb #31d66f22
 def _add(a, b): return tuple(x + y for x, y in zip(a, b)) if isinstance(a, tuple) else a + b
 
+# %% ../nbs/10_cluster.ipynb #03411a13
 class DaskBitTable(BitTable):
     "Item bit sets in blocks held by the workers of a Dask cluster, one per partition: a count travels, the bits stay."
+    local = False
     def __init__(self,
         client: Client, # the cluster's client
         blocks: list,   # (future of bit sets (D, W_b) uint64, rows n_b) per partition
@@ -239,6 +250,7 @@ def _scan_partition(part: Partition, schema, rows: int, na_values: tuple, encode
     codes = np.concatenate([encoder.codes(mark_missing(df, na_values)[0]) for df in read_partition(part, schema, rows)])
     return code_bits(codes, encoder.sizes), codes if pick is None else codes[pick - part.start]
 
+# %% ../nbs/10_cluster.ipynb #9d5768c5
 def scan_dask_table(
     table: DaskTable,               # the table
     encoder: Encoder,               # its encoder

@@ -46,6 +46,7 @@ class UCITable(NamedTuple):
     sha256: tuple        # each file's SHA-256, as UCI serves it
     row_id: str = None   # a column that only numbers the rows: left out
 
+# %% ../nbs/01_datasets.ipynb #ea4017bb
 def _sha(*hexes) -> tuple: return hexes
 
 UCI_DATASETS = {         # the tables shipped with the package, by name
@@ -87,6 +88,7 @@ def uci_folder() -> Path:
     import aerial_nb
     return Path(aerial_nb.__file__).parent/'data'
 
+# %% ../nbs/01_datasets.ipynb #aad499b2
 def _read_copy(name: str, folder, check: bool = False) -> pd.DataFrame:
     "A table of `UCI_DATASETS` from the folder `folder` (`check`: its files must have UCI's SHA-256)."
     t = UCI_DATASETS[name]

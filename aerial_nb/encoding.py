@@ -4,20 +4,24 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
+import inspect
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
+from fastcore.meta import delegates
 
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'SAMPLE_ROWS', 'bin_edges', 'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'fit_batches',
-           'encode']
+__all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'check_names', 'check_flag', 'check_number',
+           'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder', 'ColumnFit', 'column_fits',
+           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
-MISSING = 'NaN'  # the label of the missing-value category
+MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
 
 def _label(v) -> str:
     "Readable text for one raw value."
@@ -25,9 +29,11 @@ def _label(v) -> str:
     if isinstance(v, (float, np.floating)) and float(v).is_integer(): return str(int(v))
     return str(v)
 
+# %% ../nbs/02_encoding.ipynb #4b5e8c73
 def _fmt(e: float, digits: int) -> str:
     return 'inf' if e == np.inf else '-inf' if e == -np.inf else f'{e:.{digits}g}'
 
+# %% ../nbs/02_encoding.ipynb #8c17600c
 def _interval_labels(edges: np.ndarray) -> list[str]:
     "Labels `(a, b]` for consecutive edges, with enough digits to keep them distinct."
     for digits in range(4, 18):
@@ -37,6 +43,69 @@ def _interval_labels(edges: np.ndarray) -> list[str]:
     if edges[-1] == np.inf: labels[-1] = labels[-1][:-1] + ')'
     return labels
 
+# %% ../nbs/02_encoding.ipynb #8015337c
+def _shown(v, width: int = 60) -> str:
+    "`repr(v)`, cut to `width` characters: a value quoted in an error message."
+    r = repr(v)
+    return r if len(r) <= width else r[:width - 1] + '…'
+
+# %% ../nbs/02_encoding.ipynb #5b2dcf88
+def check_names(
+    v,                   # None, one name, or a list (tuple, set, Index, array, generator) of names
+    name: str,           # the parameter's name, for the error message
+    empty: bool = True,  # whether an empty list is allowed
+    text: bool = False,  # every name must be text (cell spellings); else a column name, an item or an item pair
+) -> list:               # the names as a list (None stays None)
+    "One name or a list of names, refused in one line naming `name` when it is neither (a number, a dict, NaN)."
+    if v is None: return None
+    if isinstance(v, str): v = [v]
+    elif isinstance(v, (list, tuple, set, frozenset, pd.Index, pd.Series, np.ndarray)): v = list(v)
+    elif isinstance(v, Iterator): v = list(v)                                    # a generator, read once
+    else: raise TypeError(f'{name} must be a name or a list of names, got {_shown(v)}')
+    ok = (str,) if text else (str, int, np.integer, tuple)
+    bad = [x for x in v if not isinstance(x, ok) or isinstance(x, (bool, np.bool_))]
+    if bad: raise TypeError(f'{name} must hold {"texts" if text else "names"}, got {_shown(bad[0])} in {_shown(v)}')
+    if not v and not empty: raise ValueError(f'{name} is empty ({_shown(v)}): give at least one')
+    return v
+
+# %% ../nbs/02_encoding.ipynb #92425aea
+def check_flag(
+    v,           # the value given
+    name: str,   # the parameter's name, for the error message
+) -> bool:
+    "True or False, refused in one line naming `name` when it is anything else (1, 'yes', None)."
+    if not isinstance(v, (bool, np.bool_)): raise TypeError(f'{name} must be True or False, got {_shown(v)}')
+    return bool(v)
+
+# %% ../nbs/02_encoding.ipynb #a4304464
+def check_number(
+    v,                     # the value given
+    name: str,             # the parameter's name, for the error message
+    low: float = -np.inf,  # the smallest value allowed ...
+    high: float = np.inf,  # ... and the largest
+    closed: str = 'both',  # the ends that are allowed: 'both', 'low', 'high' or 'neither'
+    whole: bool = False,   # a whole number (an int, not 2.0)
+):                         # `v`, unchanged
+    "A number in a range (not a bool, not text, not NaN), refused in one line naming `name` and the value."
+    lo, hi = closed in ('both', 'low'), closed in ('both', 'high')
+    kinds = (int, np.integer) if whole else (int, float, np.integer, np.floating)
+    number = isinstance(v, kinds) and not isinstance(v, (bool, np.bool_))
+    if number and v == v and (low <= v if lo else low < v) and (v <= high if hi else v < high): return v
+    if whole: what = f'a whole number from {low} to {high}' if high < np.inf else f'a whole number of at least {low}'
+    else: what = f"a number in {'[' if lo else '('}{low:g}, {high:g}{']' if hi else ')'}"
+    raise (ValueError if number or isinstance(v, (float, np.floating)) else TypeError)(
+        f'{name} must be {what}, got {_shown(v)}')
+
+# %% ../nbs/02_encoding.ipynb #3921702d
+def check_choice(
+    v,              # the value given
+    name: str,      # the parameter's name, for the error message
+    choices,        # the texts allowed
+) -> str:
+    "One of the texts `choices`, refused in one line naming `name`, the choices and the value."
+    if not (isinstance(v, str) and v in choices): raise ValueError(f'{name} must be one of {list(choices)}, got {_shown(v)}')
+    return v
+
 # %% ../nbs/02_encoding.ipynb #095de5bb
 def bin_edges(
     x: pd.Series,            # a numeric column (missing values are ignored)
@@ -44,7 +113,7 @@ def bin_edges(
     method: str = 'quantile' # 'quantile' (equal frequency) or 'uniform' (equal width)
 ) -> np.ndarray:             # increasing edges, outer ones at -inf/inf
     "Edges of `bins` equal-frequency or equal-width bins for the finite values of `x`, duplicates dropped."
-    if bins < 1: raise ValueError(f'bins must be at least 1, got {bins}')
+    check_number(bins, 'bins', 1, whole=True)
     v = pd.to_numeric(x, errors='raise').to_numpy(float)
     v = v[np.isfinite(v)]
     if not len(v): raise ValueError(f'column {x.name!r} has no finite values to bin')
@@ -54,13 +123,64 @@ def bin_edges(
     e = np.unique(e)
     return np.concatenate([[-np.inf], e[1:-1], [np.inf]])
 
+# %% ../nbs/02_encoding.ipynb #14b07b1a
+def bin_labels(
+    edges: np.ndarray,       # increasing bin edges, outer ones at -inf/inf: bin k holds (edges[k], edges[k+1]]
+    values=None,             # the column's values, to name a bin that holds one value by that value
+    integral: bool = False,  # the column holds whole numbers: name bins as whole-number ranges `[a, b]`
+) -> list[str]:              # one label per bin
+    "Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value."
+    labels = _interval_labels(edges)
+    if integral:
+        lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
+        labels = [f'[{_fmt(a, 17)}, {_fmt(b, 17)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
+                  for a, b in zip(np.where(np.isfinite(edges[:-1]), lo, -np.inf), hi)]
+    if values is not None:
+        v = np.unique(np.asarray(values, float)[np.isfinite(np.asarray(values, float))])
+        k = np.searchsorted(edges, v, side='left') - 1
+        first, count = np.unique(k, return_index=True, return_counts=True)[1:]
+        for b, i, c in zip(np.unique(k), first, count):
+            if c == 1 and 0 <= b < len(labels): labels[b] = _label(v[i])
+    return labels
+
+# %% ../nbs/02_encoding.ipynb #02e2237f
+def auto_edges(
+    x: pd.Series,            # a numeric column (missing values are ignored)
+    floor: float = 0.1,      # the smallest share of rows a bin should hold (the antecedent floor of mining)
+) -> np.ndarray:             # increasing edges, outer ones at -inf/inf
+    ("Equal-frequency bins of 1.25 x `floor` of the rows, cut at values of the column; a value that alone holds "
+     "`floor` of them is a bin of its own, and a bin short of `floor` merges with its smaller neighbour.")
+    check_number(floor, 'floor', 0, 1, closed='high')
+    v = np.sort(pd.to_numeric(x, errors='raise').to_numpy(float))
+    v = v[np.isfinite(v)]
+    if not len(v): raise ValueError(f'column {x.name!r} has no finite values to bin')
+    q, (uniq, count) = max(1, int(1 / (1.25 * floor))), np.unique(v, return_counts=True)
+    spike = count >= floor * len(v)
+    cuts = np.unique(np.concatenate([np.quantile(v, np.arange(1, q) / q, method='inverted_cdf'), uniq[spike],
+                                     uniq[np.flatnonzero(spike) - 1][np.flatnonzero(spike) > 0]]))
+    e = np.concatenate([[-np.inf], cuts[cuts < v[-1]], [np.inf]])
+    stuck = set()
+    while True:
+        at = np.searchsorted(uniq, e, side='right')             # bin k holds uniq[at[k]:at[k + 1]]
+        n = np.diff(np.concatenate([[0], np.cumsum(count)])[np.minimum(at, len(uniq))])
+        alone = (np.diff(at) == 1) & spike[np.minimum(at[:-1], len(uniq) - 1)]
+        short = [k for k in np.argsort(n, kind='stable') if n[k] < floor * len(v) and not alone[k] and k not in stuck]
+        if not short: return e
+        k = short[0]
+        near = [j for j in (k - 1, k + 1) if 0 <= j < len(n) and not alone[j]]
+        if not near: stuck.add(k); continue
+        j = min(near, key=lambda j: n[j])
+        e = np.delete(e, max(j, k))                            # the edge between bins k and j
+        stuck = {s - (s > max(j, k) - 1) for s in stuck}
+
 # %% ../nbs/02_encoding.ipynb #7d190229
 @dataclass
 class Encoder:
     "How a table becomes one-hot transactions; fitted by `Encoder.fit`, applied by `transform`."
     features: list            # feature (column) names, in table order
-    categories: list          # per feature, its category labels (strings)
+    categories: list          # per feature, its category labels (strings); a binned feature's, one per bin
     edges: dict = field(default_factory=dict)  # feature -> bin edges, for discretized numeric features
+    missing: str = 'item'     # a missing cell: 'item' (the category `NaN`, where one was seen) or 'absent' (no item)
 
     def __post_init__(self):
         self.sizes = np.array([len(c) for c in self.categories], dtype=np.int64)  # c_i per feature
@@ -85,15 +205,21 @@ class Encoder:
 def _is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
+# %% ../nbs/02_encoding.ipynb #f7e274c5
 def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
     "Codes of the bins `(e[k], e[k+1]]` each value of `s` falls in (-1 outside, -2 missing), and their labels."
-    v = pd.to_numeric(s, errors='raise').to_numpy(float)
+    try: v = pd.to_numeric(s, errors='raise').to_numpy(float)
+    except (ValueError, TypeError):                                  # text where the encoder has bins of numbers
+        bad = s[pd.to_numeric(s, errors='coerce').isna() & s.notna()].iloc[0]
+        raise ValueError(f'column {s.name!r} holds {_shown(bad)}, not a number, but its categories are bins of '
+                         f'numbers {_interval_labels(edges)[:2]}...') from None
     codes = np.searchsorted(edges, v, side='left') - 1
     codes[edges[0] == v] = 0                                    # a closed lowest edge (user-given edges)
     codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
 
+# %% ../nbs/02_encoding.ipynb #e30f22a2
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
     try: codes, uniq = pd.factorize(s, use_na_sentinel=True)
@@ -112,8 +238,15 @@ def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     codes = np.where(codes < 0, -2, rank[codes] if len(uniq) else codes)
     return codes, labels
 
+# %% ../nbs/02_encoding.ipynb #82f56bce
+def _whole(f: np.ndarray) -> bool:
+    "Whether the finite numbers of `f` are all whole numbers."
+    f = f[np.isfinite(f)]
+    return bool((f == np.floor(f)).all())
+
 # %% ../nbs/02_encoding.ipynb #1897d7bf
 SAMPLE_ROWS = 1 << 18   # at most this many rows (every s-th) place the edges of numeric bins
+STRAYS = 3              # a column of numbers with at most this many other texts: those cells are named, not the column refused
 
 def _distinct(v: pd.Series):
     "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
@@ -133,10 +266,10 @@ class ColumnFit:
     ):
         self.name, self.keep, self.edges, self.sample_rows, self.check_numbers = name, keep, edges, sample_rows, numbers
         self.distinct, self.many, self.rows, self.present = pd.Series([], dtype=object), False, 0, 0
-        self.typed, self.text, self.numbers, self.unique = True, True, True, True
+        self.typed, self.text, self.numbers, self.unique, self.integral = True, True, True, True, True
         self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
         self.occupied = np.zeros(max(len(edges) - 1, 0), bool) if edges is not None else None
-        self.outside = False
+        self.outside, self.coded, self.strays = False, False, []
 
     def add(self,
         s: pd.Series,   # the column's values in one batch
@@ -149,14 +282,20 @@ class ColumnFit:
         self.present += len(v)
         self.typed &= _is_numeric(s)
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
-        if self.text and self.numbers and self.check_numbers:                 # decided on the batch's distinct texts
+        if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
             u = pd.Series(pd.unique(v), dtype=object)
-            self.numbers = bool(pd.to_numeric(u, errors='coerce').notna().all()
-                                and not u.astype(str).str.strip().str.match(r'[+-]?0\d').any())
+            f = pd.to_numeric(u, errors='coerce')
+            self.coded |= bool(u.astype(str).str.strip().str.match(r'[+-]?0\d').any())         # 007: a code, not 7
+            seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
+            new = [t for t in u[f.isna()] if t not in seen][:STRAYS + 1 - len(self.strays)]
+            self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
+            self.numbers = not self.coded and not self.strays
+            self.integral &= _whole(f.to_numpy(float))
         if self.typed:
             f = v.to_numpy(float); f = f[np.isfinite(f)]
             if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
             self.unique &= pd.api.types.is_integer_dtype(s) and v.is_unique
+            self.integral &= _whole(f)
         if self.edges is not None:
             codes, _ = _bin_codes(v, self.edges)
             self.outside |= bool((codes == -1).any()); self.occupied[codes[codes >= 0]] = True
@@ -182,38 +321,62 @@ class ColumnFit:
         "The sampled values (every value, when the column has at most `sample_rows` of them)."
         return pd.Series(np.concatenate([x for _, x in self.sample]) if self.sample else [], name=self.name)
 
+# %% ../nbs/02_encoding.ipynb #4ea8b2d2
+def _stray(c: ColumnFit, o: dict, distinct: int) -> str | None:
+    ("Where a column of numbers read from text (CSV) holds a few other texts, and would be binned without them: "
+     "the first such cell, its row and what to do (None elsewhere).")
+    if not (o['numbers'] and c.text and c.strays and not c.coded and len(c.strays) <= STRAYS): return None
+    limit = o['max_codes'] if c.integral and not o['paper'] else o['max_distinct']
+    if not (c.many or distinct - len(c.strays) > limit or c.name in o['numeric']): return None   # a categorical column
+    row, text = c.strays[0]
+    more = f' (and {len(c.strays) - 1} other text{"s" * (len(c.strays) > 2)})' if len(c.strays) > 1 else ''
+    return (f'row {row + 1} holds {text!r}{more}: correct that cell, or list {text!r} in na_values '
+            'if it means a missing value')
+
 # %% ../nbs/02_encoding.ipynb #7da6b053
-def _fit_column(c: ColumnFit, numbers: bool, bins: int, binning: str, max_distinct: int, max_categories: int) -> tuple:
-    "The labels of one column, and its bin edges (None for a categorical column), from what `c` gathered."
+PAPER_BINS = 10   # the paper's encoding: ten equal-frequency bins per numeric column, missing values as a category
+
+def _fit_column(c: ColumnFit, o: dict) -> tuple:
+    ("The labels of one column and its bin edges (None for a categorical column), from what `c` gathered under "
+     "the options `o` (`fitted_encoder`'s); a problem is a ValueError naming the column and the cause.")
     name = c.name
     if not c.present: raise ValueError(f'column {name!r} has only missing values; drop it')
-    numeric = c.typed or (numbers and c.text and c.numbers)
+    numeric = c.typed or (o['numbers'] and c.text and c.numbers)
     values, distinct = c.values(), c.distinct
+    stray = _stray(c, o, len(distinct))
+    if name in o['numeric'] and not numeric:
+        raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds text such as {str(distinct.iloc[0])!r}'))
+    if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
     if numeric and not c.typed:                                              # numbers written as text
         values, distinct = pd.to_numeric(values), pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
         f = values.to_numpy(float); f = f[np.isfinite(f)]
         c.lo, c.hi = (f.min(), f.max()) if len(f) else (np.inf, -np.inf)
+    codes_like = c.integral and not o['paper']
+    few = len(distinct) <= (o['max_codes'] if codes_like else o['max_distinct'])
     if c.edges is not None:
         e = np.asarray(c.edges, float)
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
-        labels = [l for l, o in zip(_interval_labels(e), c.occupied) if o]
-    elif numeric and (c.many or len(distinct) > max_distinct):
-        if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > max_categories:
+        labels = bin_labels(e, None if o['paper'] else values, codes_like)
+    elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
+        if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']:
             raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
                              'it looks like an identifier; drop it')
-        e = bin_edges(pd.Series([c.lo, c.hi], name=name) if binning == 'uniform' else values, bins, binning)
-        labels = _interval_labels(e)
+        bins = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins']
+        e = (auto_edges(values, o['floor']) if bins == 'auto' else
+             bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
+        labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
     else:
-        if c.many or len(distinct) > max_categories:
-            raise ValueError(f'column {name!r} has {"over " + str(max_categories) if c.many else len(distinct)} '
-                             f'distinct values (max_categories={max_categories}): it looks like an identifier; '
+        if c.many or len(distinct) > o['max_categories']:
+            raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
+                             f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it')
         e, labels = None, _value_codes(distinct.rename(name))[1]
-    return labels + [MISSING] * (c.present < c.rows), e
+    missing = o['missing'] == 'item' or o['paper']
+    return labels + [MISSING] * (missing and c.present < c.rows), e
 
 # %% ../nbs/02_encoding.ipynb #ca96449d
-def _check_table(df: pd.DataFrame, what: str = 'table'):
-    if not isinstance(df, pd.DataFrame): raise TypeError(f'expected a pandas DataFrame, got {type(df).__name__}')
+def _check_table(df: pd.DataFrame, what: str = 'table', name: str = 'df'):
+    if not isinstance(df, pd.DataFrame): raise TypeError(f'{name} must be a pandas DataFrame, got {_shown(df)}')
     if df.shape[1] == 0: raise ValueError(f'the {what} has no columns')
     if df.shape[0] == 0: raise ValueError(f'the {what} has no rows')
     dup = df.columns[df.columns.duplicated()]
@@ -223,11 +386,29 @@ def _check_table(df: pd.DataFrame, what: str = 'table'):
         same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
         raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 
+# %% ../nbs/02_encoding.ipynb #51582043
+def _check_edges(edges) -> dict:
+    "Given bin edges (column -> increasing numbers) as arrays, refused in one line naming the column when they are not."
+    if edges is None: return {}
+    if not isinstance(edges, dict): raise TypeError(f'edges must be a dict of column -> bin edges, got {_shown(edges)}')
+    out = {}
+    for col, e in edges.items():
+        try: a = np.asarray(e, float)
+        except (TypeError, ValueError): a = np.zeros(0)
+        if a.ndim != 1 or len(a) < 2 or np.isnan(a).any() or np.any(np.diff(a) <= 0):
+            raise ValueError(f'edges for {str(col)!r} must increase (two or more numbers), got {_shown(e)}')
+        out[col] = a
+    return out
+
+# %% ../nbs/02_encoding.ipynb #64928190
 def column_fits(
     df: pd.DataFrame,             # the table's first batch
     drop: list = None,            # columns to leave out
     edges: dict = None,           # column -> explicit bin edges
-    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
+    categorical: list = None,     # columns made categories whatever they hold
+    numeric: list = None,         # columns binned whatever their number of values
+    max_distinct: int = 10,       # numeric columns with more distinct values than this are binned ...
+    max_codes: int = 30,          # ... and whole-number columns with more than this many
     max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
     numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
     sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
@@ -235,110 +416,153 @@ def column_fits(
 ) -> dict:                        # column -> its `ColumnFit`, empty
     ("Check a table's first batch and the options that name its columns: "
      "one `ColumnFit` per column kept, to gather the batches.")
-    drop, edges = list(drop or []), dict(edges or {})
+    drop, edges = check_names(drop, 'drop') or [], _check_edges(edges)
+    categorical, numeric = check_names(categorical, 'categorical') or [], check_names(numeric, 'numeric') or []
+    for k, v, low in (('max_distinct', max_distinct, 0), ('max_codes', max_codes, 0), ('max_categories', max_categories, 1)):
+        check_number(v, k, low, whole=True)
     _check_table(df)
-    unknown = [c for c in drop + list(edges) if c not in df.columns]
-    if unknown: raise KeyError(f'unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
-    for col, e in edges.items():
-        e = np.asarray(e, float)
-        if len(e) < 2 or np.any(np.diff(e) <= 0):
-            raise ValueError(f'edges for {str(col)!r} must increase, got {list(e)}')
-    return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct) + 1,
-                           np.asarray(edges[col], float) if col in edges else None, sample_rows, numbers)
+    for option, cols in dict(drop=drop, edges=list(edges), categorical=categorical, numeric=numeric).items():
+        unknown = [c for c in cols if c not in df.columns]
+        if unknown:
+            raise KeyError(f'{option}: unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
+    both = sorted(set(categorical) & set(numeric), key=str)
+    if both: raise ValueError(f'column(s) {both} are named both categorical and numeric')
+    return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct, max_codes) + 1, edges.get(col), sample_rows,
+                           numbers)
             for col in df.columns if col not in drop}
 
 # %% ../nbs/02_encoding.ipynb #ec9b39ee
 def fitted_encoder(
     fits: dict,                   # column -> `ColumnFit` that has gathered every row of the table
-    bins: int = 10,               # bins per discretized numeric column
-    binning: str = 'quantile',    # 'quantile' (equal frequency, the paper's) or 'uniform' (equal width)
-    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
+    bins='auto',                  # bins per binned numeric column: 'auto' (chosen from `floor`, see the text) or a number
+    binning: str = 'quantile',    # with a number of bins: 'quantile' (equal frequency) or 'uniform' (equal width)
+    floor: float = 0.1,           # 'auto' bins hold at least this share of rows where they can
+    categorical: list = None,     # columns made categories whatever they hold
+    numeric: list = None,         # columns binned whatever their number of values
+    max_distinct: int = 10,       # numeric columns with more distinct values than this are binned ...
+    max_codes: int = 30,          # ... and whole-number columns with more than this many
     max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    missing: str = 'absent',      # a missing cell: 'absent' (no item) or 'item' (a category `NaN`, as the paper has it)
     drop_constant: bool = False,  # leave out features with a single category (items present in every row)
+    paper: bool = False,          # the paper's encoding: `PAPER_BINS` equal-frequency bins, missing as an item
     numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
 ) -> Encoder:
-    "The encoder of what `fits` gathered: one feature per column, one category per distinct value or bin."
-    feats, cats, kept_edges = [], [], {}
+    ("The encoder of what `fits` gathered: one feature per column, one category per distinct value or bin; "
+     "every column that cannot be encoded is named in one error.")
+    check_encoder_options(bins=bins, binning=binning, floor=floor, categorical=categorical, numeric=numeric,
+                          max_distinct=max_distinct, max_codes=max_codes, max_categories=max_categories, missing=missing,
+                          drop_constant=drop_constant, paper=paper, numbers=numbers)
+    o = dict(bins=bins, binning=binning, floor=floor, categorical=set(categorical or ()),
+             numeric=set(numeric or ()), max_distinct=max_distinct, max_codes=max_codes, max_categories=max_categories,
+             missing=missing, paper=paper, numbers=numbers)
+    feats, cats, kept_edges, problems = [], [], {}, []
     for c in fits.values():
-        labels, e = _fit_column(c, numbers, bins, binning, max_distinct, max_categories)
+        try: labels, e = _fit_column(c, o)
+        except ValueError as err: problems.append(str(err)); continue
         if drop_constant and len(labels) == 1: continue
         feats.append(c.name); cats.append(labels)
         if e is not None: kept_edges[c.name] = e
+    if problems: raise ValueError('; '.join(problems) if len(problems) > 1 else problems[0])
     if not feats: raise ValueError('no features are left to encode')
-    return Encoder(feats, cats, kept_edges)
+    return Encoder(feats, cats, kept_edges, 'item' if paper else missing)
+
+# %% ../nbs/02_encoding.ipynb #65cff16d
+# how columns become categories: `fit_batches`' options that name columns, and `fitted_encoder`'s
+ENCODER_OPTIONS = ['drop', 'edges'] + [k for k in inspect.signature(fitted_encoder).parameters if k != 'fits']
+
+def check_encoder_options(**options) -> dict:
+    ("The options of `Encoder.fit` and `fit_batches` (`ENCODER_OPTIONS`, as `encode`, `scan_table` and `mine`'s "
+     "`encoder_options` give them), each checked before a row is read; an unknown one is an error naming it.")
+    unknown = sorted(set(options) - set(ENCODER_OPTIONS), key=str)
+    if unknown: raise TypeError(f'unknown encoder option(s) {unknown}; the options are {ENCODER_OPTIONS}')
+    o = options
+    b = o.get('bins', 'auto')
+    if not (isinstance(b, str) and b == 'auto') and not (isinstance(b, (int, np.integer))
+                                                         and not isinstance(b, (bool, np.bool_)) and b >= 1):
+        raise (ValueError if isinstance(b, (int, float)) else TypeError)(
+            f"bins must be 'auto' or a whole number of at least 1, got {_shown(b)}")
+    if 'floor' in o: check_number(o['floor'], 'floor', 0, 1, closed='high')
+    if 'binning' in o: check_choice(o['binning'], 'binning', ('quantile', 'uniform'))
+    if 'missing' in o: check_choice(o['missing'], 'missing', ('absent', 'item'))
+    for k in ('drop', 'categorical', 'numeric'): check_names(o.get(k), k)
+    _check_edges(o.get('edges'))
+    for k, low in (('max_distinct', 0), ('max_codes', 0), ('max_categories', 1)):
+        if k in o: check_number(o[k], k, low, whole=True)
+    for k in ('drop_constant', 'paper', 'numbers'):
+        if k in o: check_flag(o[k], k)
+    return options
 
 # %% ../nbs/02_encoding.ipynb #a245bcd7
+@delegates(fitted_encoder, but=['fits'])
 def fit_batches(
     batches,                      # DataFrames with the same columns: the table, a batch of rows at a time
     drop: list = None,            # columns to leave out
-    bins: int = 10,               # bins per discretized numeric column
-    binning: str = 'quantile',    # 'quantile' (equal frequency, the paper's) or 'uniform' (equal width)
-    edges: dict = None,           # column -> explicit bin edges (overrides `bins`/`binning` for that column)
-    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
-    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
-    drop_constant: bool = False,  # leave out features with a single category (items present in every row)
-    numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
+    edges: dict = None,           # column -> explicit bin edges (overrides `bins` for that column)
     sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
     keep: int = None,             # distinct values tracked per column (default: just enough to decide)
+    **kwargs,                     # how columns become categories: `fitted_encoder`'s options
 ) -> tuple:                       # the Encoder; the number of rows; the text columns that hold numbers
     ("Fit an encoder in one pass over a table given in batches: "
      "one feature per column, one category per distinct value or bin.")
+    check_encoder_options(drop=drop, edges=edges, **kwargs)
+    check_number(sample_rows, 'sample_rows', 1, whole=True)
+    if keep is not None: check_number(keep, 'keep', 1, whole=True)
+    first = {k: kwargs[k] for k in ('categorical', 'numeric', 'max_distinct', 'max_codes', 'max_categories', 'numbers')
+             if k in kwargs}
     fits, start = None, 0
     for df in batches:
-        if fits is None: fits = column_fits(df, drop, edges, max_distinct, max_categories, numbers, sample_rows, keep)
+        if fits is None: fits = column_fits(df, drop, edges, sample_rows=sample_rows, keep=keep, **first)
         for col, c in fits.items(): c.add(df[col], start)
         start += len(df)
     if fits is None: raise ValueError('the table has no rows')
-    enc = fitted_encoder(fits, bins, binning, max_distinct, max_categories, drop_constant, numbers)
+    enc = fitted_encoder(fits, **kwargs)
+    numbers = kwargs.get('numbers', False)
     return enc, start, [c.name for c in fits.values() if numbers and c.text and c.numbers and c.present and not c.typed]
 
+# %% ../nbs/02_encoding.ipynb #5c772d90
 @patch(cls_method=True)
+@delegates(fit_batches, but=['batches', 'sample_rows', 'keep', 'numbers'])
 def fit(cls: Encoder,
     df: pd.DataFrame,             # the table; every column becomes a feature
-    drop: list = None,            # columns to leave out
-    bins: int = 10,               # bins per discretized numeric column
-    binning: str = 'quantile',    # 'quantile' (equal frequency, the paper's) or 'uniform' (equal width)
-    edges: dict = None,           # column -> explicit bin edges (overrides `bins`/`binning` for that column)
-    max_distinct: int = 10,       # numeric columns with more distinct values than this are discretized
-    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
-    drop_constant: bool = False,  # leave out features with a single category (items present in every row)
+    **kwargs,                     # `fit_batches`' options: drop, edges, bins, floor, categorical, numeric, missing, paper, ...
 ) -> Encoder:
     "Fit an encoder to `df`: one feature per column, one category per distinct value or bin."
     _check_table(df)
-    return fit_batches([df], drop, bins, binning, edges, max_distinct, max_categories, drop_constant,
-                       sample_rows=max(len(df), 1), keep=len(df) + 1)[0]
+    return fit_batches([df], sample_rows=max(len(df), 1), keep=len(df) + 1, **kwargs)[0]
 
 # %% ../nbs/02_encoding.ipynb #078eba9a
 @patch
 def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
-    ("(n, k) category index of every cell (int16 for up to 32,767 categories), "
-     "-1 where the value is unknown and `unknown='ignore'`.")
+    ("(n, k) category index of every cell (int16 for up to 32,767 categories), -1 for no item: "
+     "a missing cell when `missing='absent'`, or a value unseen when fitting and `unknown='ignore'`.")
     if unknown not in ('error', 'ignore'): raise ValueError(f"unknown must be 'error' or 'ignore', got {unknown!r}")
     _check_table(df)
     cols = {str(c): c for c in df.columns}
-    missing = [f for f in self.features if f not in cols]
-    if missing: raise KeyError(f'the table lacks the encoded column(s) {missing}')
+    lacking = [f for f in self.features if f not in cols]
+    if lacking: raise KeyError(f'the table lacks the encoded column(s) {lacking}')
     # small: a batch of a large table
     out = np.empty((len(df), len(self.features)), np.int16 if max(self.sizes, default=0) < 2**15 else np.int32)
     for j, (f, labels) in enumerate(zip(self.features, self.categories)):
         s = df[cols[f]]
         lookup = {l: k for k, l in enumerate(labels)}
+        na = lookup.get(MISSING, -1) if self.missing == 'item' else -3          # -3: no item, and no error
         # a categorical: its categories mapped once, its codes looked up
         if f not in self.edges and isinstance(s.dtype, pd.CategoricalDtype):
-            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [lookup.get(MISSING, -1)],
-                             out.dtype)
+            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [na], np.int64)
             code = table[s.cat.codes.to_numpy()]                                # code -1 (missing) picks the last entry
         else:
             raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
-            table = np.array([lookup.get(l, -1) for l in seen] + [lookup.get(MISSING, -1), -1], np.int64)
+            bins = np.arange(len(seen)) if f in self.edges else [lookup.get(l, -1) for l in seen]
+            table = np.array([*bins, na, -1], np.int64)
             code = table[np.where(raw == -2, len(seen), np.where(raw == -1, len(seen) + 1, raw))]  # missing, outside
-        if unknown == 'error' and (code < 0).any():
-            bad = s[code < 0].iloc[0]
+        if unknown == 'error' and (code == -1).any():
+            bad = s[code == -1].iloc[0]
             raise ValueError(f'column {f!r} has value {bad!r}, unseen when the encoder was fitted '
                              "(pass unknown='ignore' to encode it as all zeros)")
-        out[:, j] = code
+        out[:, j] = np.maximum(code, -1)
     return out
 
+# %% ../nbs/02_encoding.ipynb #024efe51
 @patch
 def transform(self: Encoder,
     df: pd.DataFrame,      # a table with (at least) the encoded columns
@@ -352,8 +576,12 @@ def transform(self: Encoder,
     return X
 
 # %% ../nbs/02_encoding.ipynb #689cf7e8
-def encode(df: pd.DataFrame, **kwargs) -> tuple[Encoder, np.ndarray]:
-    "Fit an `Encoder` to `df` (options as in `Encoder.fit`) and return it with the one-hot matrix of `df`."
+@delegates(Encoder.fit)
+def encode(
+    df: pd.DataFrame,   # the table
+    **kwargs,           # `Encoder.fit`'s options
+) -> tuple[Encoder, np.ndarray]:
+    "Fit an `Encoder` to `df` and return it with the one-hot matrix of `df`."
     enc = Encoder.fit(df, **kwargs)
     return enc, enc.transform(df)
 
@@ -364,7 +592,8 @@ def item_index(self: Encoder,
     features: bool = False # also accept bare feature names, meaning all their categories
 ) -> np.ndarray:           # sorted unique item indices
     "Column indices of `items`; unknown names are an error listing them."
-    if isinstance(items, str): items = [items]
+    if items is None: raise TypeError('items must be an item name or a list of them, got None')
+    items = check_names(items, 'items')
     out, bad = [], []
     fidx = {f: i for i, f in enumerate(self.features)}
     for it in items:
@@ -381,19 +610,32 @@ def item_index(self: Encoder,
 # %% ../nbs/02_encoding.ipynb #79e15e7d
 @patch
 def to_dict(self: Encoder) -> dict:
-    "The encoder as plain JSON-ready data: features, categories and bin edges."
+    "The encoder as plain JSON-ready data: features, categories, bin edges and how missing cells are encoded."
     return {'features': self.features, 'categories': self.categories,
-            'edges': {f: [float(x) for x in e] for f, e in self.edges.items()}}
+            'edges': {f: [float(x) for x in e] for f, e in self.edges.items()}, 'missing': self.missing}
 
+# %% ../nbs/02_encoding.ipynb #e68b50ac
 @patch(cls_method=True)
 def from_dict(cls: Encoder, d: dict) -> Encoder:
-    "Rebuild an encoder from `to_dict`'s output, checking its shape."
+    "Rebuild an encoder from `to_dict`'s output, checking its shape: names, categories and every feature's bin edges."
     try:
-        feats, cats, edges = list(d['features']), [list(map(str, c)) for c in d['categories']], dict(d.get('edges', {}))
-    except (KeyError, TypeError) as e: raise ValueError(f'not an encoder description: {e!r}') from None
+        feats, cats, edges = list(d['features']), [list(c) for c in d['categories']], dict(d.get('edges', {}))
+        missing = d.get('missing', 'item')
+    except (KeyError, TypeError, ValueError) as e: raise ValueError(f'not an encoder description: {e!r}') from None
+    text = lambda xs: all(isinstance(x, str) for x in xs)
+    if not (text(feats) and all(map(text, cats)) and len(set(feats)) == len(feats)):
+        raise ValueError('not an encoder description: features and categories must be texts, features distinct')
     if len(feats) != len(cats) or any(not c for c in cats) or not set(edges) <= set(feats):
         raise ValueError('not an encoder description: features, categories and edges do not match')
-    return cls(feats, cats, {f: np.asarray(e, float) for f, e in edges.items()})
+    if missing not in ('item', 'absent'): raise ValueError(f"not an encoder description: missing is {_shown(missing)}")
+    for f, e in edges.items():
+        bins = [c for c in cats[feats.index(f)] if c != MISSING]
+        ok = (isinstance(e, list) and len(e) == len(bins) + 1
+              and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in e))
+        if not ok or np.isnan(np.asarray(e, float)).any() or np.any(np.diff(np.asarray(e, float)) <= 0):
+            raise ValueError(f'not an encoder description: the edges of {f!r} must be {len(bins) + 1} increasing '
+                             f'numbers, one more than its {len(bins)} bins; got {_shown(e)}')
+    return cls(feats, cats, {f: np.asarray(e, float) for f, e in edges.items()}, missing)
 
 # %% ../nbs/02_encoding.ipynb #a5473a41
 __getattr__ = forward(__name__, dict.fromkeys(['UCI_DATASETS', 'PAPER_DATASETS', 'UCITable', 'load_uci',

@@ -5,22 +5,20 @@
 # %% ../nbs/07_extraction.ipynb #f5efa933
 from __future__ import annotations
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import torch
-from fastcore.basics import patch
 
-from .encoding import Encoder
 from .autoencoder import Model, cpu_threads
-from .bitsets import as_bits, itemset_counts, pad_sets
-from .quality import METRICS, data_bits, rule_metrics, rule_set_summary, rules_to_frame
+from .bitsets import itemset_counts, pad_sets
+from .quality import (METRICS, TAU_A, TAU_C, TAU_I, Rules, check_antecedents, check_length, check_tau, data_bits,
+                               itemset_frame, rule_metrics)
 
 # %% auto #0
-__all__ = ['SUMMARY_PARAMS', 'test_vectors', 'next_candidates', 'outputs', 'probe', 'Rules', 'check_tau', 'check_model',
-           'check_depth', 'walk', 'extract_rules', 'verify', 'check_length', 'itemset_frame', 'frequent_itemsets',
-           'class_rules', 'top_k']
+__all__ = ['test_vectors', 'next_candidates', 'outputs', 'probe', 'check_model', 'check_depth', 'walk', 'extract_rules', 'verify',
+           'frequent_itemsets', 'class_rules', 'top_k']
 
 # %% ../nbs/07_extraction.ipynb #14eec03b
 def test_vectors(
@@ -42,6 +40,7 @@ def _rows_in(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     view = lambda r: np.ascontiguousarray(r, dtype=np.int64).view(np.dtype((np.void, 8 * r.shape[1]))).ravel()
     return np.isin(view(a), view(b))
 
+# %% ../nbs/07_extraction.ipynb #2ce9bd34
 def next_candidates(
     passed: np.ndarray,     # (m, l) sorted item sets that passed level l
     singles: np.ndarray,    # (s,) items that passed level 1
@@ -73,6 +72,7 @@ def outputs(
             v, in_marked = test_vectors(model, c)
             yield i, c, model.net(v), in_marked
 
+# %% ../nbs/07_extraction.ipynb #07409999
 def probe(
     model: Model,
     cand: np.ndarray,          # (m, l) item sets to mark
@@ -96,52 +96,20 @@ def probe(
     cat = lambda xs, dt: torch.cat(xs).numpy().astype(dt) if xs else np.zeros(0, dt)
     return ante_prob, ante_prob >= tau_a, cat(sets, np.int64), cat(cons, np.int64), cat(cprob, np.float32)
 
-# %% ../nbs/07_extraction.ipynb #8adb28f9
-@dataclass
-class Rules:
-    "Rules A → c mined from a model, as item indices."
-    encoder: Encoder
-    ante: np.ndarray       # (r, a) antecedent items, padded with -1
-    cons: np.ndarray       # (r,) consequent item
-    ante_prob: np.ndarray  # (r,) smallest model output among the marked antecedent items
-    cons_prob: np.ndarray  # (r,) model output of the consequent
-    params: dict = field(default_factory=dict)  # thresholds and timings
-
-    def __len__(self): return len(self.cons)
-    def __repr__(self):
-        return (f'Rules({len(self)} rules, '
-                + ', '.join(f'{k}={v}' for k, v in self.params.items() if not k.endswith('_s')) + ')')
-    def items(self, row) -> list:
-        "Antecedent item names of one rule."
-        return [self.encoder.items[i] for i in self.ante[row] if i >= 0]
-
 # %% ../nbs/07_extraction.ipynb #2463985a
-def check_tau(**taus):
-    "Refuse similarity thresholds outside (0, 1), naming the one at fault (`check_tau(tau_a=0.5)`)."
-    for k, t in taus.items():
-        if t is not None and not (isinstance(t, (int, float)) and 0 < t < 1):
-            raise ValueError(f'{k} must be in (0, 1), got {t!r}')
-
 def check_model(model: Model):
     "Refuse anything but a trained `Model`."
     if not isinstance(model, Model):
         raise TypeError(f'expected a trained Model (from `train`), got {type(model).__name__}')
     if not model.history: raise ValueError('the model is untrained')
 
+# %% ../nbs/07_extraction.ipynb #e0504730
 def check_depth(
     model: Model,          # a trained model
     max_antecedents: int,  # the longest antecedent asked for
 ):
-    "Refuse a model of one feature and an antecedent length that leaves no feature for the consequent."
-    check_model(model)
-    k = len(model.encoder.features)
-    if k < 2:
-        raise ValueError('rules need at least two features, one for the antecedent and one for the '
-                         f'consequent; the table has {k}')
-    if not (isinstance(max_antecedents, (int, np.integer)) and not isinstance(max_antecedents, bool)
-            and 1 <= max_antecedents < k):
-        raise ValueError(f'max_antecedents must be between 1 and {k - 1} (the features left for a consequent), '
-                         f'got {max_antecedents!r}')
+    "Refuse anything but a trained model, and an antecedent length its table cannot have (`check_antecedents`)."
+    check_model(model); check_antecedents(model.encoder, max_antecedents)
 
 # %% ../nbs/07_extraction.ipynb #cdc1c9e6
 def walk(
@@ -166,8 +134,8 @@ def walk(
 def extract_rules(
     model: Model,              # a trained model
     max_antecedents: int = 2,  # a: longest antecedent
-    tau_a: float = 0.5,        # antecedent similarity threshold
-    tau_c: float = 0.8,        # consequent similarity threshold
+    tau_a: float = TAU_A,        # antecedent similarity threshold
+    tau_c: float = TAU_C,        # consequent similarity threshold
     antecedents=None,          # items (or features) allowed in antecedents (default all)
     consequents=None,          # items (or features) allowed as consequents (default all)
     memory_mb: float = 256,    # working-memory bound for a chunk of test vectors
@@ -186,76 +154,43 @@ def extract_rules(
     return Rules(enc, ante, cons, aprob, cprob, dict(max_antecedents=max_antecedents, tau_a=tau_a, tau_c=tau_c,
                                                      extract_s=time.perf_counter() - t0))
 
+# %% ../nbs/07_extraction.ipynb #ae8b37b0
+def _named_items(enc, items, name: str) -> np.ndarray:
+    "`enc.item_index(items)`, its errors prefixed by the parameter's `name`."
+    try: return enc.item_index(items)
+    except TypeError: raise TypeError(f'{name}: item names feature=value, got {items!r}') from None
+    except KeyError as e: raise KeyError(f'{name}: {e.args[0]}') from None
+
 # %% ../nbs/07_extraction.ipynb #55598dc0
 def verify(
     model: Model,
     antecedent,            # item names `feature=value` (at most one per feature)
     consequent,            # one item name, of a feature not in the antecedent
-    tau_a: float = 0.5,
-    tau_c: float = 0.8,
+    tau_a: float = TAU_A,
+    tau_c: float = TAU_C,
 ) -> dict:                 # antecedent_prob, consequent_prob, holds
     "The model's verdict on the rule `antecedent → consequent`, from a single forward pass."
     check_tau(tau_a=tau_a, tau_c=tau_c)
     enc = model.encoder
-    try: a, c = enc.item_index(antecedent), enc.item_index(consequent)
-    except TypeError: raise TypeError(f'antecedent and consequent are item names feature=value, got '
-                                      f'{antecedent!r} and {consequent!r}') from None
+    a, c = _named_items(enc, antecedent, 'antecedent'), _named_items(enc, consequent, 'consequent')
     if not len(a): raise ValueError(f'give at least one antecedent item, got {antecedent!r}')
     if len(c) != 1: raise ValueError(f'give exactly one consequent item, got {consequent!r}')
-    if len(set(enc.feature_of[a])) < len(a): raise ValueError('the antecedent marks two categories of one feature')
-    if enc.feature_of[c[0]] in enc.feature_of[a]: raise ValueError("the consequent's feature is in the antecedent")
+    if len(set(enc.feature_of[a])) < len(a): raise ValueError(f'antecedent names two categories of one feature: {antecedent!r}')
+    if enc.feature_of[c[0]] in enc.feature_of[a]: raise ValueError(f'consequent {consequent!r} is of a feature already in the antecedent')
     _, _, p, _ = next(outputs(model, a[None, :]))                           # one forward pass
     ap, pc = float(p[0, a].min()), float(p[0, c[0]])
     return dict(antecedent_prob=ap, consequent_prob=pc, holds=ap >= tau_a and pc > tau_c)
-
-# %% ../nbs/07_extraction.ipynb #1eaa508c
-@patch
-def to_frame(self: Rules,
-    X=None,   # the one-hot data (or its `BitTable`), for exact metrics (None: names and model probabilities only)
-) -> pd.DataFrame:
-    "The rules as a DataFrame in mlxtend's layout, plus the model's probabilities."
-    metrics = None if X is None else rule_metrics(X, self.ante, self.cons)
-    return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
-        ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
-
-# what an extraction reports beside the rules
-SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')
-
-@patch
-def summary(self: Rules,
-    X,        # the one-hot data, its bit sets or `BitTable`, to count on
-) -> dict:
-    ("Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); "
-     "what the extraction counted.")
-    return dict(rows=as_bits(X)[1], categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
-                **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})
 
 # %% ../nbs/07_extraction.ipynb #512c1c2a
 def _singles(enc, items) -> np.ndarray:
     "Sorted indices of the items of interest (feature names stand for all their categories)."
     return np.arange(enc.n_items) if items is None else enc.item_index(items, features=True)
 
-# %% ../nbs/07_extraction.ipynb #d38ed890
-def check_length(enc: Encoder, max_length):
-    "Refuse an itemset length outside 1 .. the number of features, naming it."
-    if not (isinstance(max_length, (int, np.integer)) and 1 <= max_length <= len(enc.features)):
-        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
-                         f'(the number of features), got {max_length!r}')
-
-def itemset_frame(enc: Encoder, sets, support, prob, t0: float, **params) -> pd.DataFrame:
-    "Itemsets as a frame (support, `feature=value` frozensets, itemset_prob); their padded indices in attrs['sets']."
-    names = np.array(enc.items, dtype=object)
-    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
-                        'itemset_prob': prob.astype(float)})
-    out.attrs['params'] = dict(**params, extract_s=time.perf_counter() - t0)
-    out.attrs['sets'] = sets    # the same itemsets as (m, max_length) indices, padded with -1
-    return out
-
 # %% ../nbs/07_extraction.ipynb #2bb13b70
 def frequent_itemsets(
     model: Model,            # a trained model
     max_length: int = 2,     # longest itemset (the paper's a)
-    tau_i: float = 0.5,      # itemset similarity threshold
+    tau_i: float = TAU_I,      # itemset similarity threshold
     items=None,              # items or features the itemsets may use (default all)
     X=None,                  # the table, its one-hot data or `BitTable`, for exact support; None: support is nan
     memory_mb: float = 256,  # working-memory bound for a chunk of test vectors
@@ -276,8 +211,8 @@ def class_rules(
     model: Model,              # a model trained as the paper trains it (`paper=True`)
     target,                    # the class column(s), or class items: the only consequents
     max_antecedents: int = 2,  # longest antecedent
-    tau_a: float = 0.5,        # antecedent similarity threshold
-    tau_c: float = 0.8,        # consequent similarity threshold
+    tau_a: float = TAU_A,        # antecedent similarity threshold
+    tau_c: float = TAU_C,        # consequent similarity threshold
     memory_mb: float = 256,    # working-memory bound for a chunk of test vectors
 ) -> Rules:
     "Rules A → class, the input CBA needs: the paper's Algorithm 3 (verified class rules: `mine(..., target=...)`)."
@@ -289,7 +224,7 @@ def class_rules(
     cons = _singles(enc, target)
     if not len(cons): raise ValueError('give at least one target column or item')
     ante = np.flatnonzero(~np.isin(enc.feature_of, enc.feature_of[cons]))
-    if not len(ante): raise ValueError('the target covers every feature: none is left for antecedents')
+    if not len(ante): raise ValueError('target covers every feature: none is left for antecedents')
     names = np.array(enc.items)
     return extract_rules(model, max_antecedents, tau_a, tau_c, names[ante].tolist(), names[cons].tolist(), memory_mb)
 
@@ -315,5 +250,4 @@ def top_k(
     order = np.lexsort((*rules.ante.T[::-1], (rules.ante >= 0).sum(1), np.where(np.isnan(s), np.inf, -s), rules.cons))
     cons = rules.cons[order]
     keep = order[np.arange(len(order)) - np.searchsorted(cons, cons) < k]
-    return replace(rules, ante=rules.ante[keep], cons=rules.cons[keep], ante_prob=rules.ante_prob[keep],
-                   cons_prob=rules.cons_prob[keep], params={**rules.params, 'top_k': k, 'by': by})
+    return replace(rules.take(keep), params={**rules.params, 'top_k': k, 'by': by})

@@ -5,18 +5,26 @@
 # %% ../nbs/05_quality.ipynb #1b31489a
 from __future__ import annotations
 import itertools
+import math
+import re
+import time
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
+from fastcore.basics import patch
 
-from .encoding import Encoder
+from .encoding import Encoder, check_number
 from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks,
-                               item_bits, min_count, popcount, row_ids, rule_keys)
+                               fraction, item_bits, item_counts, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
-__all__ = ['METRICS', 'MARGIN', 'Z', 'rule_metrics', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
-           'rules_to_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
-           'redundant', 'explained']
+__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE',
+           'MARGIN', 'NEAR_CONSTANT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics', 'coverage',
+           'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules', 'check_tau', 'check_antecedents',
+           'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive',
+           'verified', 'log_factorial', 'fisher_greater', 'rules_in_space', 'check_thresholds', 'check_training',
+           'rule_counts', 'RuleCounts', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -121,6 +129,7 @@ def rule_text(
     "A rule as text: sorted antecedent items joined by ' & ', then ' -> ' and the consequent."
     return ' & '.join(sorted(antecedents)) + ' -> ' + ' & '.join(sorted(consequents))
 
+# %% ../nbs/05_quality.ipynb #d00e4a2d
 def rules_to_frame(
     enc: Encoder,                # the encoder whose items the indices name
     ante,                        # (r, a) int64 antecedent item indices padded with -1
@@ -135,6 +144,96 @@ def rules_to_frame(
     if metrics is None: return out
     if len(metrics) != len(out): raise ValueError(f'{len(out)} rules but {len(metrics)} rows of metrics')
     return pd.concat([out, metrics.reset_index(drop=True)], axis=1)
+
+# %% ../nbs/05_quality.ipynb #8414e8c7
+@dataclass
+class Rules:
+    "Rules A → c mined from a model, as item indices."
+    encoder: Encoder
+    ante: np.ndarray       # (r, a) antecedent items, padded with -1
+    cons: np.ndarray       # (r,) consequent item
+    ante_prob: np.ndarray  # (r,) smallest model output among the marked antecedent items
+    cons_prob: np.ndarray  # (r,) model output of the consequent
+    params: dict = field(default_factory=dict)  # thresholds and timings
+    extra: dict = field(default_factory=dict)   # more columns of the rule table, name -> (r,) array (p-values, marks)
+
+    def __len__(self): return len(self.cons)
+    def __repr__(self):
+        return (f'Rules({len(self)} rules, '
+                + ', '.join(f'{k}={v}' for k, v in self.params.items() if not k.endswith('_s')) + ')')
+    def items(self, row) -> list:
+        "Antecedent item names of one rule."
+        return [self.encoder.items[i] for i in self.ante[row] if i >= 0]
+    def take(self, k) -> Rules:
+        "The rules at the mask or indices `k`, their extra columns with them."
+        return replace(self, ante=self.ante[k], cons=self.cons[k], ante_prob=self.ante_prob[k], cons_prob=self.cons_prob[k],
+                       extra={name: v[k] for name, v in self.extra.items()})
+
+# %% ../nbs/05_quality.ipynb #0d5f3347
+@patch
+def to_frame(self: Rules,
+    X=None,   # the one-hot data (or its `BitTable`), for exact metrics (None: names and model probabilities only)
+) -> pd.DataFrame:
+    "The rules as a DataFrame in mlxtend's layout, then the `extra` columns and the model's probabilities."
+    metrics = None if X is None else rule_metrics(X, self.ante, self.cons)
+    return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
+        **self.extra, ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
+
+# %% ../nbs/05_quality.ipynb #5b5f9e55
+# what an extraction reports beside the rules
+SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')
+
+@patch
+def summary(self: Rules,
+    X,        # the one-hot data, its bit sets or `BitTable`, to count on
+) -> dict:
+    ("Rows and categories; rule count, average support, confidence and lift, data coverage (Table 3's columns); "
+     "what the extraction counted.")
+    return dict(rows=as_bits(X)[1], categories=self.encoder.n_items, **rule_set_summary(X, self.ante, self.cons),
+                **{k: self.params[k] for k in SUMMARY_PARAMS if k in self.params})
+
+# %% ../nbs/05_quality.ipynb #be291928
+TAU_A, TAU_C, TAU_I = 0.5, 0.8, 0.5   # the paper's antecedent, consequent and itemset similarity thresholds
+
+def check_tau(**taus):
+    "Refuse similarity thresholds outside (0, 1), naming the one at fault (`check_tau(tau_a=0.5)`)."
+    for k, t in taus.items():
+        if t is not None and not (isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(t, bool) and 0 < t < 1):
+            raise ValueError(f'{k} must be in (0, 1), got {t!r}')
+
+# %% ../nbs/05_quality.ipynb #40491fc2
+def check_antecedents(
+    enc: Encoder,          # the table's encoder
+    max_antecedents: int,  # the longest antecedent asked for
+):
+    "Refuse a table of one feature, and an antecedent length that leaves no feature for the consequent."
+    k = len(enc.features)
+    if k < 2:
+        raise ValueError('rules need at least two features, one for the antecedent and one for the '
+                         f'consequent; the table has {k}')
+    if not (isinstance(max_antecedents, (int, np.integer)) and not isinstance(max_antecedents, bool)
+            and 1 <= max_antecedents < k):
+        span = '1' if k == 2 else f'between 1 and {k - 1}'
+        raise ValueError(f'max_antecedents must be {span} (a consequent needs one of the table\'s {k} features), '
+                         f'got {max_antecedents!r}')
+
+# %% ../nbs/05_quality.ipynb #16d17032
+def check_length(enc: Encoder, max_length):
+    "Refuse an itemset length outside 1 .. the number of features, naming it."
+    if not (isinstance(max_length, (int, np.integer)) and not isinstance(max_length, bool)
+            and 1 <= max_length <= len(enc.features)):
+        raise ValueError(f'max_length must be between 1 and {len(enc.features)} '
+                         f'(the number of features), got {max_length!r}')
+
+# %% ../nbs/05_quality.ipynb #10c567e6
+def itemset_frame(enc: Encoder, sets, support, prob, t0: float, **params) -> pd.DataFrame:
+    "Itemsets as a frame (support, `feature=value` frozensets, itemset_prob); their padded indices in attrs['sets']."
+    names = np.array(enc.items, dtype=object)
+    out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[s[s >= 0]]) for s in sets],
+                        'itemset_prob': prob.astype(float)})
+    out.attrs['params'] = dict(**params, extract_s=time.perf_counter() - t0)
+    out.attrs['sets'] = sets    # the same itemsets as (m, max_length) indices, padded with -1
+    return out
 
 # %% ../nbs/05_quality.ipynb #a5563905
 def _itemset_rules(itemsets, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -161,6 +260,7 @@ def onehot(
         raise ValueError(f'X has shape {X.shape} but the encoder has {enc.n_items} items')
     return X
 
+# %% ../nbs/05_quality.ipynb #c5da722c
 def data_bits(
     data,          # a table (encoded with `enc`), its (n, D) one-hot matrix, or its `BitTable`
     enc: Encoder,  # the encoder of the table
@@ -243,6 +343,286 @@ def verified(
     if min_support is not None: keep &= at_least(nAC, np.full_like(nAC, n), min_support, 'min_support')
     return keep, pd.DataFrame(_metrics(nA, nC, nAC, n), columns=METRICS)
 
+# %% ../nbs/05_quality.ipynb #c37c500f
+_SMALL = np.array([math.lgamma(k + 1) for k in range(128)])
+
+def log_factorial(k) -> np.ndarray:
+    "log(k!) for whole numbers `k` (an array): a table below 128, Stirling's series with four terms above (its own error < 1e-20)."
+    k = np.asarray(k, np.float64)
+    small = k < 128
+    x = np.where(small, 128.0, k)
+    big = x * np.log(x) - x + 0.5 * np.log(2 * np.pi * x) + (1 / 12 - (1 / 360 - (1 / 1260 - 1 / (1680 * x * x)) / (x * x)) / (x * x)) / x
+    return np.where(small, _SMALL[np.clip(k, 0, 127).astype(np.int64)], big)
+
+# %% ../nbs/05_quality.ipynb #1cac4636
+def _log_pmf(x, nA, nC, n) -> np.ndarray:
+    "log P(X = x), X ~ Hypergeometric(population n, successes nC, draws nA)."
+    lchoose = lambda a, b: log_factorial(a) - log_factorial(b) - log_factorial(a - b)
+    return lchoose(nC, x) + lchoose(n - nC, nA - x) - lchoose(n, nA)
+
+# %% ../nbs/05_quality.ipynb #b0e0da42
+def _tail(x, nA, nC, n) -> np.ndarray:
+    ("sum_{k >= x} P(X = k) / P(X = x) where the pmf falls from x on, every entry summed a block of terms at a time, "
+     "until the next term is below 1e-17 of the sum or the support ends.")
+    a, b, c, d = nA - x, nC - x, x + 1, n - nA - nC + x + 1
+    S, t, act, j0, blk = np.zeros_like(x), np.ones_like(x), np.arange(len(x)), 0, 8
+    while act.size:
+        J = np.arange(j0, j0 + blk, dtype=np.float64)[:, None]
+        r = (a[act] - J) * (b[act] - J) / ((c[act] + J) * (d[act] + J))          # P(x+j+1) / P(x+j)
+        r[J >= np.minimum(a[act], b[act])] = 0.0
+        r = np.cumprod(r, axis=0)
+        S[act] += t[act] * (1.0 + r[:-1].sum(0))
+        t[act] *= r[-1]
+        j0, blk = j0 + blk, min(2 * blk, 1024)
+        act = act[t[act] > 1e-17 * S[act]]
+    return S
+
+# %% ../nbs/05_quality.ipynb #8d052e61
+def fisher_greater(
+    nAC, nA, nC, n,   # rows with A and C, with A, with C, in all (integers or arrays that broadcast)
+) -> np.ndarray:      # P(X >= nAC), X ~ Hypergeometric(n, nC, nA): the one-sided Fisher exact p-value
+    "Fisher's exact test of a positive association between A and C, vectorized (0 where it is below float64's range)."
+    arrs = np.broadcast_arrays(*(np.asarray(v) for v in (nAC, nA, nC, n)))
+    x, nA, nC, n = (a.astype(np.float64).ravel() for a in arrs)
+    lo, hi = np.maximum(0, nA + nC - n), np.minimum(nA, nC)
+    p = np.where(x <= lo, 1.0, 0.0)
+    mid = np.flatnonzero((x > lo) & (x <= hi))
+    if len(mid):
+        x, nA, nC, n = x[mid], nA[mid], nC[mid], n[mid]
+        up = (nA - x) * (nC - x) <= (x + 1) * (n - nA - nC + x + 1)         # the pmf falls from x on: sum upwards
+        xs, cs = np.where(up, x, nA - x + 1), np.where(up, nC, n - nC)        # else 1 - P(X < x), mirrored
+        with np.errstate(under='ignore'):
+            lp = _log_pmf(xs, nA, cs, n)
+            tail = np.zeros(len(mid))
+            need = np.flatnonzero(~up | (lp + np.log(np.minimum(nA, cs) - xs + 1) > -746))   # else it underflows to 0
+            for i in range(0, len(need), 4096):
+                e = need[i:i + 4096]
+                tail[e] = np.exp(lp[e] + np.log(_tail(xs[e], nA[e], cs[e], n[e])))
+        p[mid] = np.where(up, np.minimum(tail, 1.0), np.maximum(1.0 - tail, 0.0))
+    return p.reshape(arrs[0].shape)
+
+# %% ../nbs/05_quality.ipynb #dfe2cd54
+def rules_in_space(
+    ante,            # (D,) bool: items that may be in an antecedent
+    cons,            # (D,) bool: items that may be a consequent
+    feature_of,      # (D,) feature of each item
+    length: int,     # antecedent length L
+) -> int:            # the number of rules, exactly (a Python integer: it can be astronomically large)
+    "How many rules A -> c have |A| = length items of distinct features from `ante` and c from `cons` of another feature."
+    feature_of = np.asarray(feature_of)
+    k = int(feature_of.max(initial=-1)) + 1
+    a = np.bincount(feature_of[np.asarray(ante, bool)], minlength=k).tolist()
+    c = np.bincount(feature_of[np.asarray(cons, bool)], minlength=k).tolist()
+    e = [1] + [0] * length                  # e[j]: j antecedent items from distinct features (elementary symmetric)
+    for x in a:
+        for j in range(length, 0, -1): e[j] += e[j - 1] * x
+    total = 0
+    for f in range(k):
+        if not c[f]: continue
+        without = [1] + [0] * length        # the same without feature f: e divided by (1 + a_f t)
+        for j in range(1, length + 1): without[j] = e[j] - a[f] * without[j - 1]
+        total += c[f] * without[length]
+    return total
+
+# %% ../nbs/05_quality.ipynb #4d259666
+MIN_CONFIDENCE, MIN_LIFT = 0.8, 1.1   # verified and informative: the default mode's thresholds
+FLOOR = 0.1                           # frequent: antecedents hold in at least this share of rows
+ALPHA = 0.05                          # significant: the family-wise error rate over the search space
+PRODUCTIVE = 0.01                     # productive: the level of each antecedent item's test
+MARGIN = 0.05                         # better than its parents: the confidence a longer rule must add
+NEAR_CONSTANT = 0.95                  # a value in this share of rows makes its feature near-constant
+
+# %% ../nbs/05_quality.ipynb #95e9cd0c
+def check_thresholds(
+    min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
+    min_lift: float = MIN_LIFT,    # informative: exact lift at least this
+    min_support: float = None,     # verified: exact support at least this (None: any)
+    floor: float = FLOOR,          # frequent: antecedents hold in at least this share of rows
+    alpha: float = ALPHA,          # significant: family-wise error rate over the search space (0: no test)
+    productive: float = PRODUCTIVE,# productive: level of each antecedent item's test (1: no test)
+    margin: float = MARGIN,        # better than its parents: confidence added to a shorter rule that passes (0: off)
+    near_constant: float = NEAR_CONSTANT, # values in this share of rows are left out (1: keep them)
+) -> dict:                         # the thresholds, checked, by name
+    "The checks' thresholds, each refused in one line naming it when it is outside its range."
+    fraction(min_confidence, 'min_confidence')
+    if not (isinstance(min_lift, (int, float, np.integer, np.floating)) and not isinstance(min_lift, bool)
+            and 0 <= min_lift < np.inf):                                    # a lift is a ratio of counts: finite
+        raise ValueError(f'min_lift must lie in [0, inf), got {min_lift!r}')
+    if min_support is not None: fraction(min_support, 'min_support')
+    for name, v in dict(alpha=alpha, productive=productive, margin=margin, near_constant=near_constant).items():
+        fraction(v, name)
+    if not (isinstance(floor, (int, float, np.floating)) and not isinstance(floor, bool) and 0 < floor <= 1):
+        raise ValueError(f'floor must be a share of rows in (0, 1], got {floor!r}')
+    return dict(min_confidence=min_confidence, min_lift=float(min_lift), min_support=min_support, floor=floor, alpha=alpha,
+                productive=productive, margin=margin, near_constant=near_constant)
+
+# %% ../nbs/05_quality.ipynb #8161dcb4
+MAX_STEPS = 10**9   # training steps, epochs, batch rows: at most this many
+TRAINING_LIMITS = dict(layers=(1, 8), epochs=(1, MAX_STEPS), steps=(1, MAX_STEPS), batch_size=(1, MAX_STEPS),
+                       models=(1, 1000), hidden=(2, MAX_STEPS), observe=(0, MAX_STEPS), seed=(0, 2**63 - 1))
+# a torch device's name: its kind and an optional index (cpu, cuda, cuda:1, mps, ...)
+DEVICE = r'(cpu|cuda|mps|xpu|xla|meta|hip|hpu|ipu|mtia|maia|ve|fpga|lazy|vulkan|opengl|opencl|ideep|mkldnn|privateuseone)(:\d+)?'
+
+def check_training(**options) -> dict:
+    ("`train`'s options (layers, epochs, steps, batch_size, models, hidden, observe, seed; lr, weight_decay, noise; "
+     "device), each refused in one line naming it; None means the default. Numbers come back as numbers.")
+    out = dict(options)
+    for k, v in options.items():
+        if v is None: continue
+        if k in TRAINING_LIMITS: check_number(v, k, *TRAINING_LIMITS[k], whole=True)
+        elif k in ('lr', 'weight_decay', 'noise'):
+            low, high = (0, 1) if k == 'noise' else (0, np.inf)
+            ok = (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                  and np.isfinite(float(v)) and (v > low if k == 'lr' else v >= low) and v <= high)
+            if not ok:
+                raise ValueError(f'noise must be in [0, 1], got {v!r}' if k == 'noise' else
+                                 f'{k} must be a finite number {"above" if k == "lr" else "of at least"} {low}, got {v!r}')
+            out[k] = float(v)
+        elif k == 'device':
+            if not (isinstance(v, str) and re.fullmatch(DEVICE, v)) and type(v).__name__ != 'device':   # or a torch.device
+                raise ValueError(f'device must be a torch device such as cpu, cuda or cuda:1, got {v!r}')
+        else: raise TypeError(f'unknown training option {k!r}')
+    return out
+
+# %% ../nbs/05_quality.ipynb #82bf4826
+def rule_counts(
+    data,                # (n, D) one-hot matrix, its `item_bits`, or a `BitTable`
+    ante,                # (r, a) int64 antecedent item indices padded with -1
+    cons,                # (r,) int64 consequent item per rule
+    n_rows: int = None,  # rows of the table (needed when `data` is bit sets)
+) -> tuple:              # (nA, nC, nAC): (r,) int64 rows holding the antecedent, the consequent, both
+    "The exact counts of each rule: rows of its antecedent, of its consequent, of both."
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
+    return _rule_counts(bits, ante, cons, n)[:3]
+
+# %% ../nbs/05_quality.ipynb #07385cf1
+@dataclass
+class RuleCounts:
+    "Rules of one antecedent length with their exact counts: what the checks decide on."
+    ante: np.ndarray   # (r, L) antecedent items
+    cons: np.ndarray   # (r,) consequent item
+    nA: np.ndarray     # (r,) rows holding the antecedent
+    nAC: np.ndarray    # (r,) rows holding the antecedent and the consequent
+
+    def __len__(self): return len(self.cons)
+    def take(self, k) -> RuleCounts:
+        "The rules at the mask or indices `k`."
+        return RuleCounts(self.ante[k], self.cons[k], self.nA[k], self.nAC[k])
+    @classmethod
+    def join(cls, parts: list, length: int) -> RuleCounts:
+        "One set of rules of `length` items from `parts`."
+        if not parts: return cls(np.zeros((0, length), np.int64), *(np.zeros(0, np.int64) for _ in range(3)))
+        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ('ante', 'cons', 'nA', 'nAC')))
+
+# %% ../nbs/05_quality.ipynb #6d78a363
+REMOVED = ('near_constant', 'floor', 'significance', 'productive', 'margin')   # the checks after the thresholds, in order
+
+# %% ../nbs/05_quality.ipynb #8f9628d7
+class Checks:
+    "The checks of a table's rules on exact counts (see the text): a rule passes them or not, whichever path proposed it."
+    def __init__(self,
+        data,                    # the table: (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
+        enc: Encoder,            # its encoder
+        max_antecedents: int,    # a: the longest antecedent asked for (the search space's depth)
+        ante_ok=None,            # (D,) bool: items allowed in antecedents (default all)
+        cons_ok=None,            # (D,) bool: items allowed as consequents (default all)
+        n_rows: int = None,      # rows of the table (needed when `data` is bit sets)
+        **thresholds,            # `check_thresholds`' thresholds
+    ):
+        self.th, self.enc, self.depth = check_thresholds(**thresholds), enc, max_antecedents
+        bits, self.n = as_bits(data, n_rows)
+        self.bits = bits if isinstance(bits, BitTable) else BitTable([(bits, self.n)], enc.n_items)   # counted a block at a time
+        self.fo, D = np.asarray(enc.feature_of), enc.n_items
+        self.ante_ok = np.ones(D, bool) if ante_ok is None else np.asarray(ante_ok, bool)
+        self.cons_ok = np.ones(D, bool) if cons_ok is None else np.asarray(cons_ok, bool)
+        self.counts = item_counts(self.bits, self.n)
+        self.dominant = at_least(self.counts, np.full(D, self.n), self.th['near_constant'], 'near_constant')
+        self.need = min_count(self.th['min_support'], self.n, 'min_support') if self.th['min_support'] else 1
+        self.floor = min_count(self.th['floor'], self.n, 'floor')
+        self.spaces = [rules_in_space(self.ante_ok, self.cons_ok, self.fo, L) for L in range(1, max_antecedents + 1)]
+        self.alphas = [self.th['alpha'] / (max_antecedents * s) if s else 0.0 for s in self.spaces]
+        self.removed = dict.fromkeys(REMOVED, 0)
+    def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
+
+# %% ../nbs/05_quality.ipynb #28b05312
+@patch
+def thresholds(self: Checks,
+    nA, nAC, nC,   # rows of the antecedents, of antecedent and consequent, of the consequents (arrays that broadcast)
+) -> np.ndarray:   # bool: support, confidence and lift at least their thresholds
+    "The cheap checks, decided in integers: verified and informative."
+    nA, nAC, nC = np.broadcast_arrays(*(np.asarray(v, np.int64) for v in (nA, nAC, nC)))
+    ok = (nAC >= self.need) & at_least(nAC, nA, self.th['min_confidence'], 'min_confidence')
+    ok[ok] = at_least(self.n * nAC[ok], nA[ok] * nC[ok], self.th['min_lift'], 'min_lift', high=np.inf)
+    return ok
+
+# %% ../nbs/05_quality.ipynb #ee50b564
+@patch
+def productive(self: Checks, r: RuleCounts) -> np.ndarray:
+    "(r,) bool: every item of each antecedent is productive (Fisher's test within the rest of the antecedent)."
+    ok = np.ones(len(r), bool)
+    for d in range(r.ante.shape[1] if r.ante.shape[1] > 1 else 0):
+        nB, _, nBC = _rule_counts(self.bits, np.delete(r.ante, d, 1), r.cons, self.n)[:3]
+        ok &= fisher_greater(r.nAC, r.nA, nBC, nB) <= self.th['productive']
+    return ok
+
+# %% ../nbs/05_quality.ipynb #88fd3d2f
+@patch
+def drops(self: Checks, r: RuleCounts) -> np.ndarray:
+    "(r,) the check of `REMOVED` that drops each rule past the thresholds (None where every check passes)."
+    L, why = r.ante.shape[1], np.full(len(r), None, object)
+    why[self.dominant[r.ante].any(1) | self.dominant[r.cons]] = 'near_constant'
+    why[(why == None) & (r.nA < self.floor)] = 'floor'
+    tests = [('significance', lambda q: fisher_greater(q.nAC, q.nA, self.counts[q.cons], self.n) <= self.alphas[L - 1])]
+    if L > 1: tests += [('productive', self.productive), ('margin', self.beats_parents)]
+    for name, test in tests:
+        live = np.flatnonzero(why == None)
+        why[live[~test(r.take(live))]] = name
+    return why
+
+# %% ../nbs/05_quality.ipynb #9265af37
+@patch
+def passes(self: Checks,
+    ante,    # (r, L) antecedent items
+    cons,    # (r,) consequent items
+) -> np.ndarray:   # (r,) bool
+    "Whether each rule passes every check, counted from scratch: whether it is in the table's exact set."
+    nA, nC, nAC = _rule_counts(self.bits, np.asarray(ante, np.int64), np.asarray(cons, np.int64), self.n)[:3]
+    r = RuleCounts(np.asarray(ante, np.int64), np.asarray(cons, np.int64), nA, nAC)
+    ok = self.thresholds(nA, nAC, nC) & self.cons_ok[r.cons] & self.ante_ok[r.ante].all(1)
+    ok[ok] = self.drops(r.take(ok)) == None
+    return ok
+
+# %% ../nbs/05_quality.ipynb #51660dfb
+@patch
+def beats_parents(self: Checks, r: RuleCounts) -> np.ndarray:
+    ("(r,) bool: each rule's confidence beats by `margin` that of every rule with a shorter antecedent and the same "
+     "consequent that passes every check (decided here, not taken from any result).")
+    ok, L = np.ones(len(r), bool), r.ante.shape[1]
+    if not self.th['margin']: return ok
+    for l in range(1, L):
+        for pos in itertools.combinations(range(L), l):
+            sub = r.ante[:, list(pos)]
+            nS, _, nSC = _rule_counts(self.bits, sub, r.cons, self.n)[:3]
+            close = ~at_least(r.nAC * nS - nSC * r.nA, r.nA * nS, self.th['margin'], 'margin', high=np.inf)
+            close &= ok
+            ok[close] = ~self.passes(sub[close], r.cons[close])
+    return ok
+
+# %% ../nbs/05_quality.ipynb #77ea0cc5
+@patch
+def keep(self: Checks, r: RuleCounts) -> RuleCounts:
+    "The rules (already past the thresholds) that pass every other check; what each check drops is counted in `removed`."
+    why = self.drops(r)
+    for k in self.removed: self.removed[k] += int((why == k).sum())
+    return r.take(why == None)
+
+# %% ../nbs/05_quality.ipynb #ccbc9e1a
+@patch
+def relaxed(self: Checks, **changes) -> Checks:
+    "The same table's checks with some thresholds changed (counts from scratch, nothing removed yet)."
+    return Checks(self.bits, self.enc, self.depth, self.ante_ok, self.cons_ok, self.n, **{**self.th, **changes})
+
 # %% ../nbs/05_quality.ipynb #605c2b76
 def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-np.inf) -> np.ndarray:
     "For each row of `queries`, the largest value of the equal rows of `keys` (`missing` where there is none)."
@@ -251,6 +631,7 @@ def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-
     np.maximum.at(best, ids[:len(keys)], values)
     return best[ids[len(keys):]]
 
+# %% ../nbs/05_quality.ipynb #c8841f8b
 def _subsets(ante: np.ndarray, size: int, proper: bool = True):
     ("Yield (s, (r, width) subsets of s items of each row of `ante`, sorted, padded with -1), "
      "each row holding `size` items first.")
@@ -260,44 +641,6 @@ def _subsets(ante: np.ndarray, size: int, proper: bool = True):
             sub = np.full((len(ante), width), -1, np.int64)
             sub[:, :s] = ante[:, list(pos)]
             yield s, sub
-
-# %% ../nbs/05_quality.ipynb #5f9a4c19
-# concise: a longer antecedent adds this much confidence, and this many standard errors (one-sided 1%)
-MARGIN, Z = 0.05, 2.326
-
-def _improves(n1, c1, nP, cP, margin: float, z: float) -> np.ndarray:
-    ("Whether rules with n1 rows, c1 of them with c, beat their shorter rule (nP rows, cP with c) by `margin` and "
-     "`z` standard errors.")
-    n1, c1, nP, cP = (np.asarray(v, np.float64) for v in (n1, c1, nP, cP))
-    n0, c0 = nP - n1, cP - c1                                      # the shorter antecedent's other rows
-    gain = _ratio(c1, n1) - _ratio(cP, nP)
-    pool = _ratio(cP, nP)
-    se = np.sqrt(pool * (1 - pool) * (_ratio(1, n1) + _ratio(1, n0)))
-    diff = _ratio(c1, n1) - _ratio(c0, n0)
-    significant = np.ones(len(n1), bool) if z <= 0 else (n0 > 0) & (se > 0) & (diff >= z * se)
-    return (gain >= margin) & significant                          # nan (an empty antecedent) compares False
-
-def redundant(
-    data,                 # (n, D) one-hot matrix, its `item_bits`, or a `BitTable`
-    ante,                 # (r, a) int64 antecedents padded with -1
-    cons,                 # (r,) int64 consequents
-    margin: float = MARGIN, # a longer antecedent must add at least this much confidence to every shorter one
-    z: float = Z,         # ... and beat it by this many standard errors (0: no significance test)
-    n_rows: int = None,   # rows of the table (needed when `data` is bit sets)
-) -> np.ndarray:          # (r,) bool: the rules to drop
-    "Rules A → c that do not beat every A' → c, A' ⊂ A non-empty, by `margin` of confidence and `z` standard errors."
-    bits, n = as_bits(data, n_rows)
-    ante, cons = check_rules(ante, cons, len(bits))
-    keys = rule_keys(ante, cons, ante.shape[1])                    # sorted antecedents: items first, then -1
-    size, drop = (keys[:, :-1] >= 0).sum(1), np.zeros(len(cons), bool)
-    for l in range(2, ante.shape[1] + 1):
-        rows = np.flatnonzero(size == l)
-        if not len(rows): continue
-        nA, _, nAC, _ = _rule_counts(bits, keys[rows, :-1], cons[rows], n)
-        for _, sub in _subsets(keys[rows, :-1], l):
-            nP, _, nPC, _ = _rule_counts(bits, sub, cons[rows], n)
-            drop[rows] |= ~_improves(nA, nAC, nP, nPC, margin, z)
-    return drop
 
 # %% ../nbs/05_quality.ipynb #bce97301
 def explained(

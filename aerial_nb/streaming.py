@@ -4,7 +4,8 @@
 
 # %% ../nbs/04_streaming.ipynb #22312b27
 from __future__ import annotations
-import csv, glob, resource, sys, time
+import bz2, codecs, csv, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,13 +13,15 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .encoding import SAMPLE_ROWS, Encoder, fit_batches
+from .encoding import (SAMPLE_ROWS, Encoder, check_encoder_options, check_flag, check_names, check_number,
+                                fit_batches)
 from .datasets import load_uci, weather_beverage
-from .bitsets import BitTable, code_bits
+from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READAHEAD', 'mark_missing', 'Source', 'parquet_format', 'dictionary_schema',
-           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
+           'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
+           'training_rows', 'Scan', 'scan', 'scan_table', 'describe']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -40,6 +43,7 @@ def mark_missing(
     out[text] = df[text].mask(na)
     return out, {str(k): int(v) for k, v in counts.items()}
 
+# %% ../nbs/04_streaming.ipynb #96a43aa1
 def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
     "A text column of numbers as numbers, or an error naming the table, the column and the first value that is not one."
     try: return pd.to_numeric(df[col])
@@ -47,16 +51,26 @@ def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
         bad = df[col][pd.to_numeric(df[col], errors='coerce').isna() & df[col].notna()].iloc[0]
         raise ValueError(f'{name}: column {col!r} holds numbers elsewhere but {bad!r} here') from None
 
+# %% ../nbs/04_streaming.ipynb #58cc330e
+# a reader's failures: a malformed or truncated file, a damaged compressed stream, a file that cannot be read
+READ_ERRORS = (OSError, ValueError, EOFError, csv.Error, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+
 def _reading(name: str, batches):
-    "The batches, a reader's failure (a malformed file) reported as one line naming the table."
-    it = iter(batches)
+    "The batches, a reader's failure (a malformed file, text that is not UTF-8) reported as one line naming the table."
+    it, rows = iter(batches), 0
     while True:
         try: df = next(it)
         except StopIteration: return
-        except (OSError, ValueError) as e:
+        except READ_ERRORS as e:
+            if isinstance(e.__context__, KeyboardInterrupt): raise KeyboardInterrupt from None   # Ctrl-C, not a bad file
+            if isinstance(e, UnicodeDecodeError):
+                raise ValueError(f'{name} is not UTF-8 text: the byte 0x{e.object[e.start]:02x} after row {rows:,} '
+                                 'cannot be read; convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)') from None
             raise ValueError(f'cannot read {name}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
+        rows += len(df)
         yield df
 
+# %% ../nbs/04_streaming.ipynb #668bc94b
 @dataclass
 class Source:
     "A table read a batch of rows at a time."
@@ -67,6 +81,7 @@ class Source:
     csv: bool = False               # every cell is text; `fit_table` decides which columns hold numbers
     numbers: list = field(default_factory=list)   # text columns that hold numbers (found by `fit_table`)
     missing: dict = field(default_factory=dict)   # spelling -> cells it made missing (counted by `fit_table`)
+    keep: object = None             # what must live while the table is read (the temporary copy of a stream)
 
     def batches(self, rows: int = CHUNK_ROWS, count: bool = False):
         "The batches, with missing spellings marked and number columns converted (`count`: add up `missing`)."
@@ -82,10 +97,12 @@ def _frame(df: pd.DataFrame, name: str = 'table', na_values=()) -> Source:
     return Source(name, lambda rows: (df.iloc[i:i + rows] for i in range(0, len(df), rows)), len(df),
                   tuple(na_values or ()))
 
+# %% ../nbs/04_streaming.ipynb #b25a52e2
 def _text(schema) -> list:
     import pyarrow as pa
     return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 
+# %% ../nbs/04_streaming.ipynb #c4503454
 # how batches are scanned: one at a time, nothing decoded ahead of the batch being encoded
 READAHEAD = dict(batch_readahead=1, fragment_readahead=1, use_threads=False)
 
@@ -96,78 +113,264 @@ def parquet_format(schema):   # the Arrow schema of the files
     return pds.ParquetFileFormat(read_options=pds.ParquetReadOptions(dictionary_columns=_text(schema)),
                                  default_fragment_scan_options=pds.ParquetFragmentScanOptions(pre_buffer=False))
 
+# %% ../nbs/04_streaming.ipynb #a991d239
+def _row_labels(name: str) -> bool:
+    "Whether a Parquet column holds pandas' unnamed row labels (`__index_level_0__`), which are not data."
+    return re.fullmatch(r'__index_level_\d+__', name) is not None
+
 def dictionary_schema(schema):   # the Arrow schema of the files
-    "The schema the files are read with: text columns as dictionaries, as `parquet_format` reads them."
+    ("The schema the files are read with: text columns as dictionaries, as `parquet_format` reads them. pandas' "
+     "metadata is left out, so a column stored as the index (`df.set_index('c').to_parquet(...)`) is read as a "
+     "column like any other; unnamed row labels are left out.")
     import pyarrow as pa
     text = set(_text(schema))
-    return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f for f in schema],
-                     metadata=schema.metadata)
+    return pa.schema([f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in text else f
+                      for f in schema if not _row_labels(f.name)])
 
 # %% ../nbs/04_streaming.ipynb #fb367292
-def _parquet(files: list, name: str, na_values) -> Source:
-    import pyarrow.dataset as pds
+def _not_parquet(path: str, e: Exception) -> str:
+    "Why the file `path` cannot be read as Parquet: what it is, from its first bytes, else the reader's error."
     try:
-        files = [str(f) for f in files]
-        data = pds.dataset(files, format=parquet_format(pds.dataset(files, format='parquet').schema))
+        with open(path, 'rb') as f: head = f.read(512)
+    except OSError as err: return f'cannot read {path} ({err.strerror})'
+    if not head: return f'{path} is empty'
+    kind = next((k for magic, k in COMPRESSED.items() if head.startswith(magic)), None)
+    if kind: return f'{path} is {kind}-compressed, not a Parquet file'
+    if not head.startswith(b'PAR1') and b'\x00' not in head: return f'{path} holds text, not Parquet (a CSV file? name it .csv)'
+    return f'cannot read {path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}'
+
+# %% ../nbs/04_streaming.ipynb #41bc6b1d
+def _one_schema(files: list, schemas: list, name: str):
+    ("The schema of a table made of Parquet files: their columns must be the same (pandas' row labels aside), and "
+     "their types must widen to one (int64 and double: double); files that differ are named, with the columns.")
+    import pyarrow as pa
+    cols = [{n for n in s.names if not _row_labels(n)} for s in schemas]
+    for f, c in zip(files[1:], cols[1:]):
+        if c != cols[0]:
+            extra, lacking = sorted(c - cols[0]), sorted(cols[0] - c)
+            differ = ([f'has {extra}'] if extra else []) + ([f'lacks {lacking}'] if lacking else [])
+            raise ValueError(f'the Parquet files of {name} hold different columns: {f} {" and ".join(differ)}, '
+                             f'unlike {files[0]}')
+    plain = [pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f
+                        for f in s if not _row_labels(f.name)]) for s in schemas]
+    try: return pa.unify_schemas(plain, promote_options='permissive')
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        for col in plain[0].names:
+            types = [s.field(col).type for s in plain]
+            try: pa.unify_schemas([pa.schema([(col, t)]) for t in types], promote_options='permissive')
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+                j = next(k for k, t in enumerate(types) if t != types[0])
+                raise ValueError(f'the Parquet files of {name} disagree on column {col!r}: {types[0]} in {files[0]}, '
+                                 f'{types[j]} in {files[j]}') from None
+        raise
+
+# %% ../nbs/04_streaming.ipynb #f597a6e1
+def _parquet(files: list, name: str, na_values) -> Source:
+    import pyarrow.dataset as pds, pyarrow.parquet as pq
+    files, schemas = [str(f) for f in files], []
+    for f in files:
+        try: schemas.append(pq.read_schema(f))
+        except Exception as e: raise ValueError(_not_parquet(f, e)) from None      # pyarrow's errors vary by cause
+    schema = _one_schema(files, schemas, name)
+    try:
+        data = pds.dataset(files, schema=dictionary_schema(schema), format=parquet_format(schema))
+        n = data.count_rows()
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
     read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, **READAHEAD))
-    return Source(name, read, data.count_rows(), tuple(na_values or ()))
+    return Source(name, read, n, tuple(na_values or ()))
 
-def _sniff_sep(path: Path) -> str:
-    with open(path, encoding='utf-8-sig', errors='replace') as f: head = f.read(65536)
-    if not head.strip(): raise ValueError(f'{path} is empty')
+# %% ../nbs/04_streaming.ipynb #c5ea7a03
+HEAD_BYTES = 1 << 20   # what is read first: enough to know what a file is, its delimiter and its column names
+# compressed CSV, known by its first bytes: read as it is decompressed
+COMPRESSED = {b'\x1f\x8b': 'gzip', b'BZh': 'bz2', b'\xfd7zXZ\x00': 'xz', b'PK\x03\x04': 'zip'}
+# files that are not CSV text, known by their first bytes: refused, saying what they are (and what to do)
+FORMATS = {b'PAR1': ('a Parquet file', 'name it .parquet'), b'(\xb5/\xfd': ('zstd-compressed', 'decompress it first'),
+           b'\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1': ('an Excel 97-2003 workbook or another Office file', 'save the sheet as CSV'),
+           b'PK\x05\x06': ('an empty zip archive', ''), b'SQLite format 3\x00': ('an SQLite database', ''),
+           b'ARROW1': ('an Arrow (Feather) file', ''), b'ORC': ('an ORC file', ''), b'Obj\x01': ('an Avro file', ''),
+           b'%PDF': ('a PDF document', ''), b'\x89HDF': ('an HDF5 file', ''), b'\x93NUMPY': ('a NumPy array', ''),
+           b'7z\xbc\xaf': ('a 7-Zip archive', ''), b'Rar!': ('a RAR archive', ''), b'\x7fELF': ('a program', ''),
+           b'\x89PNG': ('a PNG image', ''), b'\xff\xd8\xff': ('a JPEG image', '')}
+
+# %% ../nbs/04_streaming.ipynb #6c175200
+def _what(head: bytes, name: str) -> str | None:
+    ("How a file's bytes are compressed ('gzip', 'bz2', 'xz', 'zip'; None: not at all), from its first bytes; a file "
+     "that holds no CSV text is refused, naming what it is.")
+    kind = next((k for magic, k in COMPRESSED.items() if head.startswith(magic)), None)
+    if kind: return kind
+    what, hint = next((w for magic, w in FORMATS.items() if head.startswith(magic)), (None, ''))
+    if what is None and head[257:262] == b'ustar': what, hint = 'a tar archive', 'extract the CSV file from it'
+    if what: raise ValueError(f'{name} is {what}, not CSV text' + (f'; {hint}' if hint else ''))
+    return None
+
+# %% ../nbs/04_streaming.ipynb #68ad432b
+def _member(z: zipfile.ZipFile, name: str) -> str:
+    "The one file of a zip archive, refused when the archive is an Office document or holds several files."
+    names = [n for n in z.namelist() if not n.endswith('/') and not n.startswith('__MACOSX/')]
+    if 'xl/workbook.xml' in names: raise ValueError(f'{name} is an Excel workbook (.xlsx), not CSV text; save the sheet as CSV')
+    if '[Content_Types].xml' in names or 'mimetype' in names:
+        raise ValueError(f'{name} is an Office document (a zip of XML files), not CSV text; save the table as CSV')
+    if len(names) != 1:
+        raise ValueError(f'{name} is a zip archive of {len(names)} files; aerial-nb reads a zip that holds one CSV file')
+    return names[0]
+
+@contextmanager
+def _opened(path, kind: str, name: str):
+    "The file `path` as a binary stream of its bytes, decompressed as they are read."
+    if kind == 'zip':
+        with zipfile.ZipFile(path) as z, z.open(_member(z, name)) as f: yield f
+    else:
+        with {'gzip': gzip.open, 'bz2': bz2.open, 'xz': lzma.open}.get(kind, open)(path, 'rb') as f: yield f
+
+# %% ../nbs/04_streaming.ipynb #97c0a1e9
+def _text_head(head: bytes, name: str, whole: bool) -> str:
+    ("The first bytes of a CSV file as text, refused in one line when they are not UTF-8 text (UTF-16, Latin-1, "
+     "binary data, JSON, a web page) or when the first line, its column names, does not end within them.")
+    for bom, enc in ((b'\xff\xfe\x00\x00', 'UTF-32'), (b'\x00\x00\xfe\xff', 'UTF-32'), (b'\xff\xfe', 'UTF-16'), (b'\xfe\xff', 'UTF-16')):
+        if head.startswith(bom): raise ValueError(f'{name} is {enc} text; convert it to UTF-8 (e.g. iconv -f {enc} -t UTF-8)')
+    if b'\x00' in head:
+        half = max(len(head) // 2, 1)
+        if max(head[0::2].count(0), head[1::2].count(0)) > 0.4 * half and min(head[0::2].count(0), head[1::2].count(0)) < 0.1 * half:
+            raise ValueError(f'{name} looks like UTF-16 text (without a byte-order mark); convert it to UTF-8')
+        raise ValueError(f'{name} is not text: it holds NUL bytes (binary data)')
+    try: text = codecs.getincrementaldecoder('utf-8-sig')().decode(head, final=whole)
+    except UnicodeDecodeError as e:
+        b = head[e.start]
+        raise ValueError(f'{name} is not UTF-8 text: line {head[:e.start].count(10) + 1} holds the byte 0x{b:02x} '
+                         f'({bytes([b]).decode("latin-1")!r} in Latin-1); convert it to UTF-8 '
+                         '(e.g. iconv -f latin1 -t utf-8)') from None
+    start = text.lstrip()[:1]
+    if start in ('{', '[') and (name.lower().endswith(('.json', '.jsonl', '.ndjson'))
+                                 or text.lstrip()[1:].lstrip()[:1] in ('"', '{', '[', ']', '}')):
+        raise ValueError(f'{name} holds JSON, not CSV; aerial-nb reads CSV and Parquet')
+    if text.lstrip()[:14].lower().startswith(('<!doctype html', '<html', '<?xml')):
+        raise ValueError(f'{name} is an HTML or XML document, not CSV')
+    if not whole and not re.search('[\r\n]', text):
+        raise ValueError(f'the first line of {name} (its column names) is over {HEAD_BYTES:,} bytes long: '
+                         'it is not a CSV header')
+    return text
+
+# %% ../nbs/04_streaming.ipynb #5eb30edc
+def _spool(path, name: str) -> tempfile.TemporaryDirectory:
+    ("A stream that can be read only once (a pipe, `/dev/stdin`, `<(...)`, a device) copied to a temporary file, "
+     "for the two passes; what it is is checked on its first bytes, before the rest is copied (`/dev/zero` is not).")
+    try: src = open(path, 'rb')
+    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
+    tmp = tempfile.TemporaryDirectory(prefix='aerial-nb-')
+    with src:
+        try:
+            head = src.read(HEAD_BYTES + 1)
+            if _what(head, name) is None: _text_head(head[:HEAD_BYTES], name, len(head) <= HEAD_BYTES)
+            with open(Path(tmp.name)/'table', 'wb') as dst:
+                while head:
+                    try: dst.write(head)
+                    except OSError as e:
+                        raise ValueError(f'cannot copy {name} to a temporary file in {tempfile.gettempdir()} '
+                                         f'({e.strerror})') from None
+                    try: head = src.read(1 << 20)
+                    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
+        except BaseException: tmp.cleanup(); raise
+    return tmp
+
+# %% ../nbs/04_streaming.ipynb #824defe1
+def _head(path, name: str) -> tuple:
+    "(compression, the first text) of a CSV file, its bytes checked for what they are."
+    try:
+        with open(path, 'rb') as f: raw = f.read(HEAD_BYTES + 1)
+    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
+    kind = _what(raw, name)
+    if kind:
+        try:
+            with _opened(path, kind, name) as f: raw = f.read(HEAD_BYTES + 1)
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile) as e:
+            raise ValueError(f'cannot read {name}: it is {kind}-compressed, but {(str(e).strip() or type(e).__name__)}') from None
+        if _what(raw, f'{name} ({kind}-compressed)'): raise ValueError(f'{name} is compressed twice; decompress it first')
+    text = _text_head(raw[:HEAD_BYTES], name if kind is None else f'{name} ({kind}-compressed)', len(raw) <= HEAD_BYTES)
+    if not text.strip(): raise ValueError(f'{name} is empty')
+    return kind, text
+
+# %% ../nbs/04_streaming.ipynb #4fb7c933
+def _sniff_sep(text: str) -> str:
+    "The delimiter of CSV text: `,`, `;`, tab or `|`, whichever the sniffer finds in its first lines (`,` when none)."
+    head = text[:65536]
     try: return csv.Sniffer().sniff(head.split('\n', 1)[0] + '\n' + head, delimiters=',;\t|').delimiter
-    except csv.Error: return ','
+    except csv.Error: return ","
 
-def _csv(path: Path, na_values) -> Source:
-    sep = _sniff_sep(path)
-    with open(path, encoding='utf-8-sig', newline='') as f: header = next(csv.reader(f, delimiter=sep), [])
+# %% ../nbs/04_streaming.ipynb #9caa71bd
+def _csv(path: Path, na_values, name: str = None) -> Source:
+    name = name or str(path)
+    try: regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
+    keep = None if regular else _spool(path, name)                  # a pipe or a device: read once, into a file
+    if keep is not None: path = Path(keep.name)/'table'
+    kind, text = _head(path, name)
+    sep = _sniff_sep(text)
+    try: header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    except csv.Error as e:
+        raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
     dup = sorted({h for h in header if header.count(h) > 1})
-    if dup: raise ValueError(f'{path} has duplicate column names: {dup}')   # pandas would rename them silently
+    if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
+    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig', na_filter=False)
     def read(rows):
-        with pd.read_csv(path, sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig',
-                         na_filter=False, chunksize=rows) as reader:
-            yield from reader
-    return Source(str(path), read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True)
+        if kind == 'zip':                                             # pandas would take the first of several files
+            with _opened(path, kind, name) as f, pd.read_csv(f, chunksize=rows, **options) as reader: yield from reader
+        else:
+            with pd.read_csv(path, compression=kind, chunksize=rows, **options) as reader: yield from reader
+    return Source(name, read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True, keep=keep)
 
 # %% ../nbs/04_streaming.ipynb #5ae7ab57
 def parquet_files(
     spec,        # a Parquet file, a folder of Parquet files (searched recursively) or a glob
 ) -> list:       # the files' paths, in the order their rows are read
-    "The Parquet files `spec` names, in the order a table made of them is read."
+    "The Parquet files `spec` names, in the order a table made of them is read; a folder that cannot be read is named."
     spec = str(spec)
     path = Path(spec)
     if any(ch in spec for ch in '*?['):
         files = sorted(glob.glob(spec))
         if not files: raise FileNotFoundError(f'no file matches {spec}')
         return files
-    if not path.exists(): raise FileNotFoundError(f'no such file: {spec}')
-    if path.is_dir():
-        files = sorted(path.rglob('*.parquet')) + sorted(path.rglob('*.pq'))
-        if not files: raise ValueError(f'{spec} is a folder without Parquet files')
+    try: exists, folder = path.exists(), path.is_dir()
+    except OSError as e: raise ValueError(f'cannot read {spec} ({e.strerror})') from None   # a folder on the way is locked
+    if not exists: raise FileNotFoundError(f'no such file: {spec}')
+    if folder:
+        def unreadable(e: OSError): raise ValueError(f'cannot read the folder {e.filename} ({e.strerror})')
+        found = [Path(root)/n for root, _, names in os.walk(path, onerror=unreadable) for n in names]
+        files = sorted(f for f in found if f.name.endswith('.parquet')) + sorted(f for f in found if f.name.endswith('.pq'))
+        if not files: raise ValueError(f'{spec} is a folder without Parquet files (.parquet or .pq)')
         return [str(f) for f in files]
     if path.suffix.lower() not in ('.parquet', '.pq'):
         raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
     return [spec]
 
+# %% ../nbs/04_streaming.ipynb #25c704e1
 def open_table(
     spec,                   # a DataFrame (or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
     data_dir: str = None,   # another copy of the UCI tables, for `uci:NAME`
     na_values=None,         # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> Source:
     "The table `spec` names, to be read a batch of rows at a time."
+    na_values = check_names(na_values, 'na_values', text=True)
+    if data_dir is not None and not (isinstance(data_dir, (str, os.PathLike)) and str(data_dir)):
+        raise (ValueError if isinstance(data_dir, str) else TypeError)(
+            f'data_dir must be the path of a folder, got {data_dir!r}')
     if isinstance(spec, Source): return spec
     if isinstance(spec, pd.DataFrame): return _frame(spec, na_values=na_values)
+    if not isinstance(spec, (str, os.PathLike)):
+        raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {spec!r}'[:200])
     spec = str(spec)
+    if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
+                                  'uci:NAME or demo')
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
     if spec.startswith('uci:'):                                 # a name, or any UCI id (downloaded)
         name = int(spec[4:]) if spec[4:].isdigit() else spec[4:]
         return _frame(load_uci(name, data_dir=data_dir), spec, na_values)
     path = Path(spec)
-    if any(ch in spec for ch in '*?[') or path.is_dir() or path.suffix.lower() in ('.parquet', '.pq'):
+    try: exists, folder = path.exists(), path.is_dir()
+    except OSError as e: raise ValueError(f'cannot read {spec} ({e.strerror})') from None   # a folder on the way is locked
+    if any(ch in spec for ch in '*?[') or folder or path.suffix.lower() in ('.parquet', '.pq'):
         return _parquet(parquet_files(spec), spec, na_values)
-    if not path.exists(): raise FileNotFoundError(f'no such file: {spec}')
-    return _csv(path, na_values)
+    if not exists: raise FileNotFoundError(f'no such file: {spec}')
+    return _csv(path, na_values, spec)
 
 # %% ../nbs/04_streaming.ipynb #d3abe964
 def peak_memory_mb() -> float:
@@ -179,6 +382,7 @@ def peak_memory_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
+# %% ../nbs/04_streaming.ipynb #0c990ab1
 def _progress(source: Source, desc: str, progress: bool):
     return tqdm(total=source.n_rows, desc=desc, unit=' rows', unit_scale=True, disable=not progress, leave=False)
 
@@ -190,6 +394,7 @@ def fit_table(
     **encoder_options,        # as for `Encoder.fit` (drop, bins, binning, edges, max_distinct, ...)
 ) -> Encoder:
     "Fit an encoder in one pass over `source`; the source learns its row count, number columns and missing spellings."
+    check_flag(progress, 'progress'); check_number(rows, 'rows', 1, whole=True); check_encoder_options(**encoder_options)
     source.missing = {}
     with _progress(source, 'reading (categories)', progress) as bar:
         def batches():
@@ -197,6 +402,7 @@ def fit_table(
         enc, source.n_rows, source.numbers = fit_batches(batches(), numbers=source.csv, **encoder_options)
     return enc
 
+# %% ../nbs/04_streaming.ipynb #af98756c
 def training_rows(
     n_rows: int,              # rows of the table (None: not known before reading)
     sample_rows: int,         # training rows kept at most
@@ -223,6 +429,7 @@ class Scan:
     def __repr__(self):
         return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
 
+# %% ../nbs/04_streaming.ipynb #0cf180e4
 def scan(
     source: Source,                 # the table, after `fit_table`
     encoder: Encoder,               # its encoder
@@ -233,6 +440,8 @@ def scan(
     unknown: str = 'error',         # 'ignore': values the encoder has not seen are no item (another table, a model's encoder)
 ) -> Scan:
     "Encode `source` a batch at a time into bit sets, keeping a training sample of rows as codes."
+    check_number(sample_rows, 'sample_rows', 0, whole=True); check_number(seed, 'seed', 0, 2**63 - 1, whole=True)
+    check_flag(progress, 'progress'); check_number(rows, 'rows', 1, whole=True)
     n = source.n_rows
     pick = training_rows(n, sample_rows, seed)
     blocks, sample, start = [], [], 0
@@ -259,7 +468,10 @@ def scan_table(
     **encoder_options,              # as for `Encoder.fit`
 ) -> Scan:                          # `stats` holds rows, passes, seconds per pass, rows per second, peak memory
     "Open, fit and scan a table: both passes, timed."
-    source = open_table(spec, data_dir, na_values)
+    check_number(sample_rows, 'sample_rows', 0, whole=True); check_number(seed, 'seed', 0, 2**63 - 1, whole=True)
+    check_flag(progress, 'progress'); check_number(rows, 'rows', 1, whole=True); check_encoder_options(**encoder_options)
+    if check is not None and not callable(check): raise TypeError(f'check must be a function of the encoder, got {check!r}')
+    source = open_table(spec, data_dir, na_values)                     # every argument checked before a byte is read
     t0 = time.perf_counter()
     enc = fit_table(source, progress, rows, **encoder_options)
     if check is not None: check(enc)
@@ -268,4 +480,21 @@ def scan_table(
     t2 = time.perf_counter()
     out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9),
                      missing=dict(source.missing), peak_memory_mb=peak_memory_mb())
+    return out
+
+# %% ../nbs/04_streaming.ipynb #66187a6a
+def describe(
+    data,                   # as for `open_table`
+    data_dir: str = None,   # another copy of the UCI tables, for `uci:NAME`
+    na_values=None,         # cell texts that mean "missing"
+    progress: bool = False, # progress bars with rows per second
+    **encoder_options,      # as for `Encoder.fit` (drop, bins, categorical, numeric, missing, ...)
+) -> pd.DataFrame:          # feature, kind ('category' or 'bin'), category, rows, share; attrs: rows, missing, encoder
+    "What a table holds as encoded: each feature's categories or bins with the rows each holds, read in two passes."
+    s = scan_table(data, data_dir, na_values, sample_rows=0, progress=progress, **encoder_options)
+    enc, counts = s.encoder, item_counts(s.bits)
+    feats = np.array(enc.features, dtype=object)[enc.feature_of]
+    out = pd.DataFrame({'feature': feats, 'kind': np.where(np.isin(feats, list(enc.edges)), 'bin', 'category'),
+                        'category': [c for cs in enc.categories for c in cs], 'rows': counts, 'share': counts / s.n_rows})
+    out.attrs.update(rows=s.n_rows, missing=s.stats['missing'], encoder=enc)
     return out

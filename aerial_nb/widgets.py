@@ -32,6 +32,7 @@ def _rule_name(enc: Encoder, ante, cons: int) -> str:
     "The rule as `rule_text` prints it everywhere (`a & b -> c`), from item indices."
     return rule_text([enc.items[i] for i in ante if i >= 0], [enc.items[cons]])
 
+# %% ../nbs/00_tour.ipynb #b6dc5b88
 @dataclass
 class Reading:
     "A test vector, the model's answer to it, and the paper's τa and τc checks."
@@ -98,6 +99,7 @@ _BLUE, _ORANGE, _GREY = '#1f77b4', '#ff7f0e', '#c7c7c7'
 
 def _probs_size(enc: Encoder) -> tuple: return (max(3.2, 0.3 * enc.n_items + 1.2), 2.4)
 
+# %% ../nbs/00_tour.ipynb #65dab848
 def _draw(r: Reading, ax):
     "Bars of `r.probs`, ticks at `r.vector`, threshold lines per feature; returns `ax`."
     enc, x = r.encoder, np.arange(r.encoder.n_items)
@@ -145,6 +147,7 @@ def _live() -> bool:
     "Whether a Jupyter kernel is there to run widget callbacks."
     return getattr(get_ipython(), 'kernel', None) is not None
 
+# %% ../nbs/00_tour.ipynb #b5f2b90b
 class _ModelView(widgets.VBox):
     "Thresholds, a chart, a text panel and retraining around a model."
     def __init__(self, model: Model, X=None, tau_a=0.5, tau_c=0.8, figsize=(5, 2.5)):
@@ -167,6 +170,7 @@ _PX_PER_INCH = 100   # the size of the chapter's static figures on the page
 
 def _png_size(png: bytes) -> tuple: return struct.unpack('>II', png[16:24])   # (width, height) from the PNG header
 
+# %% ../nbs/00_tour.ipynb #5b85ff9b
 @patch
 def _show(self: _ModelView, text: str, chart: bool = True):
     "Show `text` in the panel and the chart, drawn with twice the pixels it is shown with (or no chart)."
@@ -178,6 +182,7 @@ def _show(self: _ModelView, text: str, chart: bool = True):
     self.image.layout.display = None if chart else 'none'
     self.text, self.panel.value = text, f'<pre style="line-height:1.35">{html.escape(text)}</pre>'
 
+# %% ../nbs/00_tour.ipynb #8ee4c308
 @patch
 def retrain(self: _ModelView):
     "Train again on `X` with the widget's seed and noise, then update; the button shows it is busy meanwhile."
@@ -189,15 +194,18 @@ def retrain(self: _ModelView):
         self.update()
     finally: b.disabled, b.description, b.icon = False, 'retrain', 'refresh'
 
+# %% ../nbs/00_tour.ipynb #356799da
 @patch
 def _bundle(self: _ModelView, live: bool, **kwargs) -> dict:
     "The widget with its text as the plain-text fallback if `live`, else the text alone."
     text = {'text/plain': self.text}
     return {**super(_ModelView, self)._repr_mimebundle_(**kwargs), **text} if live else text
 
+# %% ../nbs/00_tour.ipynb #0422e955
 @patch
 def _repr_mimebundle_(self: _ModelView, **kwargs): return self._bundle(_live(), **kwargs)
 
+# %% ../nbs/00_tour.ipynb #1ffd1df1
 @patch
 def _retrain_box(self: _ModelView) -> list:
     return [widgets.HBox([self.seed, self.noise, self.retrain_button])] if self.X is not None else []
@@ -272,6 +280,7 @@ def _draw_consequents(r: Reading, tab: pd.DataFrame, ax):
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
 
+# %% ../nbs/00_tour.ipynb #d51e77c4
 def plot_consequents(
     model: Model,        # a trained model
     X,                   # (n, D) one-hot rows of the table the model was trained on
