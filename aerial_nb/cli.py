@@ -4,25 +4,35 @@
 
 # %% ../nbs/12_cli.ipynb #3094a864
 from __future__ import annotations
-import argparse, json, math, os, shlex, shutil, sys, time, traceback, warnings
+import os, signal, sys
+
+def _quit_quietly(signum, frame):
+    "Ctrl-C while the console script starts (importing pandas takes a while): one line, exit 130; `main` takes over."
+    os.write(2, b'\raerial-nb: interrupted\n'); os._exit(130)
+
+if os.path.basename(getattr(sys.modules.get('__main__'), '__file__', None) or '').startswith('aerial-nb'):
+    signal.signal(signal.SIGINT, _quit_quietly)           # the `aerial-nb` script, before its imports
+
+import argparse, contextlib, functools, inspect, io, json, math, re, shlex, shutil, threading, time, traceback, warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 import pandas as pd
+from fastcore.docments import docments
 
 from . import forward
-from .encoding import Encoder
 from .datasets import UCI_DATASETS
-from .streaming import (NA_VALUES, SAMPLE_ROWS, Scan, Source, fit_table, open_table, peak_memory_mb, scan,
-                                 scan_table)
-from .quality import rule_text
-from .persist import InputError, check_model_dir, check_out, load_model, put_folder, stage_frame, stage_model
-# for annotations; torch is imported only by the commands that train
-if TYPE_CHECKING: from aerial_nb.autoencoder import Model
+from .encoding import fitted_encoder
+from .streaming import NA_VALUES, Source, describe, fit_table, open_table, peak_memory_mb
+from .quality import TRAINING_LIMITS, check_thresholds, rule_text
+from .persist import (InputError, check_model_dir, check_out, check_writable, load_model, put_folder, stage_frame,
+                               stage_model)
+from .mining import METHODS, MiningWarning, mine, mine_itemsets, verify_rule
 
 # %% auto #0
-__all__ = ['SEEDS', 'COMMANDS', 'open_input', 'read_table', 'whole_number', 'Command', 'added_commands', 'build_parser',
-           'check_device', 'main', 'cli']
+__all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'open_input', 'read_table',
+           'whole_number', 'add_options', 'typed', 'Command', 'added_commands', 'build_parser', 'check_device', 'main',
+           'cli']
 
 # %% ../nbs/12_cli.ipynb #f007c37b
 def open_input(
@@ -64,62 +74,90 @@ def whole_number(
         return v
     return whole
 
-def _fraction(text: str) -> float:
-    "An argparse type: a threshold strictly between 0 and 1."
-    try: v = float(text)
-    except ValueError: v = math.nan
-    if not 0 < v < 1: raise argparse.ArgumentTypeError(f'must be a number in (0, 1), got {text!r}')
-    return v
-
-def _share(text: str) -> float:
-    "An argparse type: a share of rows or a confidence, above 0 and at most 1."
-    try: v = float(text)
-    except ValueError: v = math.nan
-    if not 0 < v <= 1: raise argparse.ArgumentTypeError(f'must be a number in (0, 1], got {text!r}')
-    return v
-
-def _positive(text: str) -> float:
-    "An argparse type: a finite number of at least 0 (a lift)."
-    try: v = float(text)
-    except ValueError: v = math.nan
-    if not 0 <= v < math.inf: raise argparse.ArgumentTypeError(f'must be a number of at least 0, got {text!r}')
-    return v
-
 SEEDS = 2**63   # the seeds `train` takes: 0 to 2**63 - 1
 
+# %% ../nbs/12_cli.ipynb #149fe89c
+def _number(low: float, high: float, low_open: bool, high_open: bool):
+    "An argparse type: a number in the interval, refused in one line naming the interval."
+    text_range = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+    def number(text: str) -> float:
+        try: v = float(text)
+        except ValueError: v = math.nan
+        if not ((low < v if low_open else low <= v) and (v < high if high_open else v <= high)):
+            raise argparse.ArgumentTypeError(f'must be a number in {text_range}, got {text!r}')
+        return v
+    return number
+
+# %% ../nbs/12_cli.ipynb #70d94587
+_fraction, _share, _positive = _number(0, 1, True, True), _number(0, 1, True, False), _number(0, math.inf, False, True)
+_rate = _number(0, 1, False, False)
+
+def _bins(text: str):
+    "An argparse type: 'auto' or a whole number of bins."
+    return text if text == 'auto' else whole_number(1)(text)
+
 # %% ../nbs/12_cli.ipynb #82ed3fd7
-def _common(p: argparse.ArgumentParser):
-    p.add_argument('data', help='CSV or Parquet file, uci:NAME (' + ', '.join(UCI_DATASETS) + '), or demo')
-    p.add_argument('--drop', nargs='+', default=[], metavar='COL', help='columns to leave out')
+_LIST = dict(nargs='+', metavar='NAME')
+TYPES = {   # how a library parameter reads on the command line (argparse keywords), by its name
+    **dict.fromkeys(['max_antecedents', 'max_length', 'top_k', 'sample_rows', 'max_categories', 'max_codes', 'max_distinct'],
+                    dict(type=whole_number(1))),
+    **{k: dict(type=whole_number(*TRAINING_LIMITS[k])) for k in ('layers', 'epochs', 'steps', 'batch_size', 'models', 'seed')},
+    **dict.fromkeys(['min_confidence', 'min_support', 'floor', 'near_constant'], dict(type=_share)),
+    **dict.fromkeys(['alpha', 'productive', 'margin'], dict(type=_rate)),
+    **dict.fromkeys(['min_lift', 'budget'], dict(type=_positive)),
+    **dict.fromkeys(['tau_a', 'tau_c', 'tau_i'], dict(type=_fraction)),
+    'method': dict(choices=METHODS), 'functional': dict(choices=('mark', 'drop')),
+    'binning': dict(choices=('quantile', 'uniform')), 'missing': dict(choices=('absent', 'item')),
+    'bins': dict(type=_bins), 'paper': dict(action='store_true'), 'na_values': dict(nargs='*', metavar='TEXT'),
+    **dict.fromkeys(['target', 'drop', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
+    **dict.fromkeys(['antecedents', 'consequents', 'items'], dict(nargs='+', metavar='ITEM')),
+}
+
+@functools.lru_cache(maxsize=None)
+def _docs(f: Callable) -> dict:
+    "The comments of `f`'s parameters (read once: `main` builds its parser on every call)."
+    return docments(f)
+
+def add_options(
+    p: argparse.ArgumentParser,  # the command's parser
+    f: Callable,                 # the library function the options belong to
+    names: list,                 # its parameters to offer, each as --name-with-dashes
+):
+    ("Offer parameters of `f` as options: the help is the parameter's own comment, and the default is the function's, "
+     "shown in the help and never passed (an option the user does not give is not sent: `f` applies its default).")
+    sig, docs = inspect.signature(f).parameters, _docs(f)
+    for name in names:
+        d = sig[name].default
+        shown = '' if d in (None, False, inspect.Parameter.empty) else f' (default: {d!r})'
+        p.add_argument('--' + name.replace('_', '-'), dest=name, default=argparse.SUPPRESS,
+                       help=(docs.get(name) or '').replace('%', '%%') + shown, **TYPES.get(name, {}))
+
+# %% ../nbs/12_cli.ipynb #d932280e
+def typed(args, names: list) -> dict:
+    "The options among `names` the user gave (those `add_options` offered are absent otherwise), by name."
+    return {k: getattr(args, k) for k in names if k in args}
+
+# %% ../nbs/12_cli.ipynb #87fb0874
+MINE = ['max_antecedents', 'method', 'target', 'antecedents', 'consequents', 'top_k', 'by', 'functional', 'paper', 'tau_a',
+        'tau_c', 'drop', 'sample_rows', 'seed', 'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
+ITEMSETS = ['max_length', 'min_support', 'items', 'method', 'paper', 'tau_i', 'drop', 'sample_rows', 'seed', 'budget',
+            'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
+THRESHOLDS = list(inspect.signature(check_thresholds).parameters)
+VERIFY = ['tau_a', 'tau_c', 'min_confidence', 'min_lift', 'data_dir', 'na_values']
+ENCODING = ['bins', 'binning', 'categorical', 'numeric', 'missing', 'max_distinct', 'max_codes', 'max_categories']
+
+def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
+    "The options every command that reads a table has: the table, where UCI tables live, missing spellings, output."
+    p.add_argument('data', help='CSV or Parquet file (or a folder or glob of Parquet files), uci:NAME (' +
+                   ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
+    p.add_argument('--data-dir', default=None,
+                   help="another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)")
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
                    help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
-    p.add_argument('--data-dir', default=None,
-                   help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
-
-def _mining(p: argparse.ArgumentParser):
-    p.add_argument('--seed', type=whole_number(0, SEEDS - 1), default=0, help='random seed (same seed, same result)')
-    p.add_argument('--paper', action='store_true',
-                   help="the paper's Aerial+ exactly: its training, and thresholds on the model's outputs (--tau-*) "
-                        "instead of exact checks")
-    p.add_argument('--layers', type=whole_number(1, 8), default=None,
-                   help='encoder layers (default 1; --paper: chosen from the table size)')
-    p.add_argument('--epochs', type=whole_number(1), default=None,
-                   help='training epochs (default: until the rules settle; --paper: chosen from the table size)')
-    p.add_argument('--batch-size', type=whole_number(1), default=None,
-                   help='rows per gradient step (default 128; --paper: chosen from the table size)')
-    p.add_argument('--models', type=whole_number(1, 1000), default=1,
-                   help='train this many models (seeds SEED, SEED+1, ...) and average their outputs')
-    p.add_argument('--device', default='cpu', help='torch device, e.g. cuda')
-    p.add_argument('--dask', default=None, metavar='ADDRESS',
-                   help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler '
-                        'address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
-    p.add_argument('--sample-rows', type=whole_number(1), default=SAMPLE_ROWS,
-                   help='train on at most this many rows (a larger table: a random sample, drawn by --seed); '
-                        'rules are counted on every row')
-    p.add_argument('--out', default=None, help='write the result to this .csv, .json or .parquet file')
+    if encoding: add_options(p, fitted_encoder, ENCODING)
 
 # %% ../nbs/12_cli.ipynb #fc307be8
 COMMANDS = 'aerial_nb.commands'   # the entry-point group of the commands other packages add to `aerial-nb`
@@ -136,6 +174,7 @@ def _unloadable(name: str, e: Exception) -> Command:
     def run(args): raise InputError(f'the {name} command cannot be loaded: {_line(e)}')
     return Command(f'(cannot be loaded: {_line(e)})', lambda p: p.add_argument('rest', nargs='*'), run)
 
+# %% ../nbs/12_cli.ipynb #33071c8b
 def added_commands() -> dict:
     "The commands installed packages add (entry points in the group `COMMANDS`), loaded, by name."
     from importlib.metadata import entry_points
@@ -149,76 +188,52 @@ def added_commands() -> dict:
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
     "Show an option's default, unless it is empty (flags, optional lists, defaults the help text explains)."
     def _get_help_string(self, action):
-        empty = action.default is None or action.default is False or action.default == []
+        empty = action.default in (None, False, [], argparse.SUPPRESS)
         return action.help if empty else super()._get_help_string(action)
 
+# %% ../nbs/12_cli.ipynb #b621b479
 class _Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
     def error(self, message): self.exit(2, f'{self.prog}: error: {message} (see {self.prog} --help)\n')
 
-_MINE_HELP = ("Mine association rules. By default every rule returned passes three checks on the data itself. "
-               "Verified: it holds with exact confidence at least --min-confidence, and support at least --min-support "
-               "when given. Informative: its antecedent makes the consequent more likely than it is anyway, exact lift "
-               "at least --min-lift. Concise: every antecedent item earns its place, the rule beating the rule of "
-               "every shorter antecedent by a margin of confidence and a significance test. The model proposes the "
-               "candidates; exact counts decide. --paper runs the paper's Aerial+ instead, with thresholds on the "
-               "model's outputs (--tau-a, --tau-c).")
+# %% ../nbs/12_cli.ipynb #aafc0236
+_MINE_HELP = ("Mine association rules. Every rule returned passes these checks on exact counts: verified (confidence at "
+              "least --min-confidence, support at least --min-support when given); informative (lift at least "
+              "--min-lift); frequent (its antecedent in at least --floor of the rows); significant (Fisher's exact test "
+              "against independence, corrected for the whole search space: family-wise error rate --alpha); productive "
+              "(every antecedent item raises the consequent, at level --productive); better than its parents (by "
+              "--margin of confidence). Each antecedent length is counted exactly where that costs at most --budget "
+              "multiply-adds, and mined from the model's proposals where not (--method forces one path); the summary "
+              "says which ran and why. --paper runs the paper's Aerial+ instead, with thresholds on the model's "
+              "outputs (--tau-a, --tau-c).")
 
 def build_parser(
     commands: dict = None, # name -> `Command` added by other packages (default: `added_commands()`)
 ) -> argparse.ArgumentParser:
-    "The `aerial-nb` argument parser: its own commands and those installed packages add."
-    ap = _Parser(prog='aerial-nb',
-                 description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
+    "The `aerial-nb` argument parser: its own commands, their options read off the library's functions, and those of other packages."
+    ap = _Parser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
                  formatter_class=_Help)
-    sub = ap.add_subparsers(dest='command', required=True)
-    fmt = dict(formatter_class=_Help)
-    p = sub.add_parser('info', help='rows, features, categories and missing values of a table', **fmt); _common(p)
-    p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt); _common(p); _mining(p)
-    p.add_argument('--max-antecedents', type=whole_number(1), default=None,
-                   help='longest antecedent (default: 2, or 1 when the table has two features)')
-    p.add_argument('--min-confidence', type=_share, default=0.8,
-                   help='verified: every rule holds with at least this exact confidence')
-    p.add_argument('--min-lift', type=_positive, default=1.1,
-                   help='informative: every rule has at least this exact lift')
-    p.add_argument('--min-support', type=_share, default=None,
-                   help='verified: every rule holds in at least this share of rows '
-                        '(default: any; antecedents hold in 10%%)')
-    p.add_argument('--tau-a', type=_fraction, default=None,
-                   help="--paper: antecedent similarity threshold, in (0, 1) (default 0.5)")
-    p.add_argument('--tau-c', type=_fraction, default=None,
-                   help="--paper: consequent similarity threshold, in (0, 1) (default 0.8)")
-    p.add_argument('--target', nargs='+', default=None, metavar='COL',
-                   help='classification rules: consequents only from these columns')
-    p.add_argument('--antecedents', nargs='+', default=None, metavar='ITEM',
-                   help='items or features allowed in antecedents (default all)')
-    p.add_argument('--consequents', nargs='+', default=None, metavar='ITEM',
-                   help='items or features allowed as consequents (default all)')
-    p.add_argument('--top-k', type=whole_number(1), default=None, metavar='K',
-                   help='keep at most K rules per consequent: the most confident (--paper: by antecedent probability)')
-    p.add_argument('--save-model', default=None, metavar='DIR', help='save the trained model to this directory')
-    p = sub.add_parser('itemsets', help='mine frequent itemsets', **fmt); _common(p); _mining(p)
-    p.add_argument('--max-length', type=whole_number(1), default=None,
-                   help='largest itemset (default: 2, or 1 when the table has one feature)')
-    p.add_argument('--min-support', type=_share, default=0.1,
-                   help='verified: every itemset holds in at least this share of rows')
-    p.add_argument('--tau-i', type=_fraction, default=None,
-                   help='--paper: itemset similarity threshold, in (0, 1) (default 0.5)')
-    p = sub.add_parser('verify', help="a saved model's verdict on one rule", **fmt)
-    p.add_argument('model', help='directory written by mine --save-model')
+    sub, fmt = ap.add_subparsers(dest='command', required=True), dict(formatter_class=_Help)
+    p = sub.add_parser('info', help="a table's rows, features, their categories or bins and missing cells", **fmt)
+    _table_options(p); add_options(p, mine, ['drop'])
+    p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt)
+    _table_options(p); add_options(p, mine, MINE); add_options(p, check_thresholds, THRESHOLDS)
+    p.add_argument('--out', default=None, help='write the rules to this .csv, .json or .parquet file')
+    p.add_argument('--save-model', default=None, metavar='DIR', help='save the model (trained for it if no length needed one)')
+    p.add_argument('--dask', default=None, metavar='ADDRESS',
+                   help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler '
+                        'address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
+    p = sub.add_parser('itemsets', help='mine frequent itemsets', description=inspect.getdoc(mine_itemsets), **fmt)
+    _table_options(p); add_options(p, mine_itemsets, ITEMSETS)
+    p.add_argument('--out', default=None, help='write the itemsets to this .csv, .json or .parquet file')
+    p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster (as for mine)')
+    p = sub.add_parser('verify', help="a saved model's verdict on one rule, and its exact counts on a table",
+                       description=inspect.getdoc(verify_rule), **fmt)
+    p.add_argument('model', help='folder written by mine --save-model')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
-    p.add_argument('--tau-a', type=_fraction, default=0.5, help="the model's verdict: antecedent similarity threshold")
-    p.add_argument('--tau-c', type=_fraction, default=0.8, help="the model's verdict: consequent similarity threshold")
-    p.add_argument('--data', default=None,
-                   help='also check the rule exactly on this table (CSV or Parquet file, uci:NAME, or demo)')
-    p.add_argument('--data-dir', default=None,
-                   help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
-    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
-                   help='with --data: cell texts read as missing values (as for mine)')
-    p.add_argument('--min-confidence', type=_share, default=0.8,
-                   help='with --data: the rule holds with at least this exact confidence')
-    p.add_argument('--min-lift', type=_positive, default=1.1, help='with --data: and at least this exact lift')
+    p.add_argument('--data', default=None, help='also count the rule on this table (as for mine)')
+    add_options(p, verify_rule, VERIFY)
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
     for name, run in _COMMANDS.items(): sub.choices[name].set_defaults(run=run)
     for name, c in (added_commands() if commands is None else commands).items():
@@ -227,53 +242,52 @@ def build_parser(
     return ap
 
 # %% ../nbs/12_cli.ipynb #5d4a98f6
-def _drop_checked(f, *args, **kwargs):
-    "Run a pass over the table; an unknown --drop column is refused naming the option."
-    try: return f(*args, **kwargs)
-    except KeyError as e:
-        if str(e.args[0]).startswith('unknown column(s): '):
-            raise InputError(f"--drop: unknown column(s) {e.args[0].split(': ', 1)[1]}") from None
-        raise
-
-def _info(args) -> dict:
-    source, t0 = open_input(args.data, args.data_dir, args.na_values), time.perf_counter()
-    # a bar only where a person watches
-    enc = _drop_checked(fit_table, source, not args.quiet and sys.stderr.isatty(), drop=args.drop)
-    read_s = time.perf_counter() - t0
-    out = dict(rows=source.n_rows, features=len(enc), categories=enc.n_items,
-               per_feature=dict(zip(enc.features, map(int, enc.sizes))), missing=dict(source.missing), passes=1,
-               read_s=read_s, rows_per_s=source.n_rows / max(read_s, 1e-9), peak_memory_mb=peak_memory_mb())
-    if not args.json:
-        print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories\n" +
-              '\n'.join(f'  {f}: {c}' for f, c in out['per_feature'].items()))
-        if out['missing']:
-            print('read as missing (--na-values sets the spellings): '
-                  + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
-    return out
-
 def _check_outputs(args):
     "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
     data = None if args.data == 'demo' or args.data.startswith('uci:') else args.data
-    out = check_out(args.out, '--out', data) if args.out else None
-    folder = check_model_dir(args.save_model) if getattr(args, 'save_model', None) else None
-    if out and folder and folder.resolve() in out.absolute().parents:
-        raise InputError(f'--out {args.out} lies inside the --save-model folder {args.save_model}')
+    out = check_out(args.out, '--out', data) if args.out is not None else None
+    save = getattr(args, 'save_model', None)
+    folder = check_model_dir(save) if save is not None else None
+    if out and folder and (folder.absolute() == out.absolute() or folder.resolve() in out.absolute().parents):
+        raise InputError(f'--out {args.out} is the --save-model folder {save} or lies inside it; write them apart')
 
-def _write(args, frame: pd.DataFrame, model: Model = None):
-    "Write --out (and --save-model) once every one is ready: a failure while writing replaces nothing."
-    staged = []
-    try:
-        if model is not None and args.save_model:
-            staged.append((stage_model(model, Path(args.save_model)), Path(args.save_model)))
-        if args.out: staged.append((stage_frame(frame, Path(args.out)), Path(args.out)))
-        _check_outputs(args)                  # again: the folders may have changed while the model trained
-        for tmp, path in staged: (put_folder if tmp.is_dir() else os.replace)(tmp, path)
-    finally:
-        for tmp, _ in staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
+# %% ../nbs/12_cli.ipynb #dfbebbdf
+def _stage(args, frame: pd.DataFrame, model=None):
+    ("Write --out (and --save-model) into temporary files beside them; `main` renames them into place once the "
+     "report is out, so that a run that fails anywhere writes nothing.")
+    if model is not None and getattr(args, 'save_model', None) is not None:
+        args.staged.append((stage_model(model, Path(args.save_model)), Path(args.save_model)))
+    if args.out is not None: args.staged.append((stage_frame(frame, Path(args.out)), Path(args.out)))
+
+# %% ../nbs/12_cli.ipynb #7a4fba25
+def _commit(args):
+    "Rename the staged outputs into place (an earlier model is moved aside, then its files removed)."
+    if not getattr(args, 'staged', None): return
+    _check_outputs(args)                      # again: the folders may have changed while the model trained
+    for tmp, path in args.staged:
+        if tmp.is_dir(): put_folder(tmp, path, '--save-model'); continue
+        try: os.replace(tmp, path)
+        except OSError as e: raise InputError(f'cannot write --out {path} ({e.strerror}); it was not written') from None
+
+# %% ../nbs/12_cli.ipynb #639fb7f1
+def _check_folders(args, ap: argparse.ArgumentParser):
+    ("Check the folders a command writes into, before any work: every option whose metavar is DIR (--save-model has "
+     "checks of its own) must name a folder, or one that can be made in a folder that can be written.")
+    for a in _subparser(ap, args.command)._actions:
+        v = getattr(args, a.dest, None)
+        if a.metavar != 'DIR' or a.dest == 'save_model' or v is None: continue
+        option = a.option_strings[-1]
+        if not str(v).strip(): raise InputError(f'{option} is empty ({str(v)!r}): give a folder')
+        path = Path(v)
+        if path.exists() and not path.is_dir(): raise InputError(f'{option} {v} exists and is not a folder')
+        first = next(p for p in [path.absolute(), *path.absolute().parents] if p.exists())
+        if not first.is_dir(): raise InputError(f'{option} {v}: {first} is not a folder')
+        check_writable(first, option)
 
 # %% ../nbs/12_cli.ipynb #71e166b9
 def _line(e: BaseException) -> str: return (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
 
+# %% ../nbs/12_cli.ipynb #50fec59b
 def check_device(
     name: str,                # a torch device: cpu, cuda, cuda:1, mps, ...
     option: str = '--device', # the option's name, for the error message
@@ -291,180 +305,187 @@ def check_device(
     except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None
     return dev
 
-def _scanned(args, check) -> Scan:
-    ("The checks that need no data, then the table read in two passes, "
-     "with `check` (what needs the encoder) between them.")
-    if args.seed + args.models > SEEDS:
+# %% ../nbs/12_cli.ipynb #837b6584
+def _before(args):
+    ("What a mining command checks before reading anything: its outputs, the seeds its models take, the device; "
+     "and, with --dask, the cluster it connects to (`main` closes it).")
+    if getattr(args, 'seed', 0) + getattr(args, 'models', 1) > 2**63:
         raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**63 - 1; '
                          'give a smaller --seed')
+    if args.data == '': raise InputError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
+                                         'uci:NAME or demo')
     _check_outputs(args)
-    check_device(args.device)
-    if args.dask: return _dask_scanned(args, check)
-    return _drop_checked(scan_table, open_input(args.data, args.data_dir, args.na_values),
-                         sample_rows=args.sample_rows, seed=args.seed, progress=not args.quiet, check=check,
-                         drop=args.drop)
-
-def _dask_scanned(args, check) -> Scan:
-    ("The table read and counted by the workers of the Dask cluster at --dask "
-     "(`main` closes it, and a local cluster with it).")
+    if 'device' in args: check_device(args.device)
+    if not args.dask: return None
     if (args.data == 'demo' or args.data.startswith('uci:')
             or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq'))):
         raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {args.data}')
-    try: from aerial_nb.cluster import connect, scan_cluster
+    try: from aerial_nb.cluster import connect
     except ImportError as e:
         raise InputError(f'--dask needs the dask extra (pip install "aerial_nb[dask]"): {e}') from None
     try: args.cluster = connect(args.dask)
     except (ValueError, ConnectionError) as e: raise InputError(f'--dask {args.dask}: {e}') from None
-    return _drop_checked(scan_cluster, args.cluster, args.data, args.na_values, args.sample_rows, args.seed,
-                         not args.quiet, check=check, drop=args.drop)
+    return args.cluster
 
-def _train_options(args) -> dict:
-    "What `train` gets from the command line, for both modes."
-    return dict(seed=args.seed, device=args.device, progress=not args.quiet, models=args.models,
-                **{k: v for k, v in dict(layers=args.layers, epochs=args.epochs, batch_size=args.batch_size).items()
-                   if v is not None})
-
-def _paper_only(args, options: tuple):
-    "Refuse --tau-* options without --paper: the default mode checks rules on the data instead."
-    given = [o for o in options if getattr(args, o.lstrip('-').replace('-', '_')) is not None]
-    if given and not args.paper:
-        raise InputError(f"{', '.join(given)} set{'s' * (len(given) == 1)} a threshold on the model's outputs, "
-                         "which only --paper uses; "
-                         'without it rules are checked on the data (--min-confidence, --min-lift, --min-support)')
-
-# %% ../nbs/12_cli.ipynb #d64f4039
-def _items(enc: Encoder, items, option: str, features: bool = True):
-    "Indices of `items` (item names, or with `features` also feature names), or a refusal naming `option`."
-    try: return enc.item_index(items, features=features)
-    except KeyError as e: raise InputError(f'{option}: {e.args[0]}') from None
-
-def _length(given, option: str, most: int, what: str) -> int:
-    "A length option's value: as given (refused above `most`), else 2, or `most` when that is smaller."
-    if given is None: return min(2, most)
-    if given > most: raise InputError(f'{option} must be at most {most} ({what}), got {given}')
-    return given
-
-def _check_items(args, enc: Encoder) -> int:
-    "Check what `mine` needs the fitted encoder for; return the antecedent length."
-    k = len(enc)
-    if k < 2:
-        raise InputError('rules need at least two features, one for the antecedent and one for the '
-                         f'consequent; the table has {k}')
-    depth = _length(args.max_antecedents, '--max-antecedents', k - 1,
-                    f'the table has {k} features and one is left for the consequent')
-    if args.target and set(enc.feature_of) <= set(enc.feature_of[_items(enc, args.target, '--target')]):
-        raise InputError('--target covers every feature: none is left for antecedents')
-    for option, items in (('--antecedents', args.antecedents), ('--consequents', args.consequents)):
-        if items is not None: _items(enc, items, option)
-    return depth
+# %% ../nbs/12_cli.ipynb #6ecbeb3d
+def _reading(args) -> dict:
+    "The options every mining command passes on: where the table is, how to read and encode it, whether to show progress."
+    return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet,
+                encoder_options=typed(args, ENCODING))
 
 # %% ../nbs/12_cli.ipynb #455f70b8
-def _print_rules(out: dict, frame: pd.DataFrame, paper: bool):
-    "The text report of `mine`: a summary line, what was left out, then the shortest and most confident rules."
-    n = out['rules']
-    head = f"{n} rules from {out['rows']} rows ({out['categories']} categories)"
-    if not paper: head += f", {out['candidates']} candidates checked on the data"
-    if not n:
-        print(f'{head}; ' + ('lower --tau-a or --tau-c to find more' if paper
-                             else 'lower --min-confidence, --min-lift or --min-support to find more'))
-    else:
-        print(head + f"; support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f}, "
-                     f"coverage {out['coverage']:.3f}" +
-              ('; the 20 shortest and most confident below, --out writes all' if n > 20 else ''))
-    sample = f"a random sample of {out['training_rows']:,} rows" if out['sampled'] else 'every row'
-    print(f"read in 2 passes ({out['fit_s'] + out['scan_s']:.2f}s, {out['rows_per_s']:,.0f} rows/s); "
-          f"trained {out['steps']} steps on {sample} ({out['train_s']:.2f}s); extracted in {out['extract_s']:.2f}s" +
-          (f" ({out['propose_s']:.2f}s proposing, {out['count_s']:.2f}s counting)" if 'count_s' in out else '') +
-          f"; {out['total_s']:.2f}s in all; peak memory {out['peak_memory_mb']:,.0f} MB")
-    if out.get('near_constant'):
-        print('near-constant features, left out: '
-              + ', '.join(f'{f} ({s:.0%} one value)' for f, s in out['near_constant'].items()))
-    show = (frame.assign(size=frame.antecedents.map(len))
-            .sort_values(['size', 'confidence'], ascending=[True, False]).head(20))
-    for _, r in show.iterrows():
-        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence "
-              f"{r.confidence:.3f}, lift {r.lift:.3f})")
+def _report(s, frame: pd.DataFrame):
+    "The text report of `mine`: what was found, how each length was mined, what the checks removed, then the rules."
+    head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
+    print(head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
+                  + ('; the 20 shortest and most confident below, --out writes all' if s.rules > 20 else '')
+                  if s.rules else ''))
+    for p in s.paths: print(f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted")
+    removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
+    if removed: print(f'removed by the checks: {removed}')
+    print(('not trained (no length needed the model)' if s.stop == 'not trained' else
+           f"trained {s.steps} steps on {'a sample of ' + format(s.training_rows, ',') + ' rows' if s.sampled else 'every row'}"
+           f", stopped: {s.stop}" + (f', distance {s.distance:.4f}' if s.distance is not None else '')
+           + f' ({s.train_s:.2f}s)')
+          + f"; read in {s.passes} passes ({s.fit_s + s.scan_s:.2f}s, {s.rows_per_s:,.0f} rows/s); mined in {s.extract_s:.2f}s"
+          + f"; {s.total_s:.2f}s in all; peak memory {s.peak_memory_mb:,.0f} MB")
+    if s.near_constant:
+        print('near-constant features, left out: ' + ', '.join(f'{f} ({v:.0%} one value)' for f, v in s.near_constant.items()))
+    show = (frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20))
+    for r in show.itertuples():
+        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, "
+              f"lift {r.lift:.3f})")
 
+# %% ../nbs/12_cli.ipynb #662533f5
 def _mine(args) -> dict:
-    if args.target and (args.consequents or args.antecedents):
-        raise InputError('--target already fixes the consequents and antecedents; give it alone')
-    _paper_only(args, ('--tau-a', '--tau-c'))
-    depth, t0 = {}, time.perf_counter()
-    data = _scanned(args, lambda enc: depth.update(max_antecedents=_check_items(args, enc)))
-    from aerial_nb.mining import fit_rules
-    from aerial_nb.extraction import top_k
-    model, rules, out = fit_rules(data, None, depth['max_antecedents'], args.min_confidence, args.min_lift,
-                                  args.min_support, args.target, args.antecedents, args.consequents,
-                                  paper=args.paper, tau_a=args.tau_a or 0.5, tau_c=args.tau_c or 0.8,
-                                  **_train_options(args))
-    if args.top_k:
-        rules = top_k(rules, args.top_k) if args.paper else top_k(rules, args.top_k, 'confidence', data.bits)
-        out.update(rules.summary(data.bits))
-    frame = rules.to_frame(data.bits)
-    _write(args, frame, model)
-    # the whole command, writing included
-    out.update(total_s=time.perf_counter() - t0, peak_memory_mb=peak_memory_mb())
-    if not args.json: _print_rules(out, frame, args.paper)
-    return out
+    client = _before(args)
+    frame = mine(args.data, **typed(args, MINE), **typed(args, THRESHOLDS), **_reading(args), client=client,
+                 keep_model=bool(args.save_model))
+    _stage(args, frame, frame.attrs['model'])
+    s = frame.attrs['summary']
+    s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()     # the whole command, writing included
+    if not args.json: _report(s, frame)
+    return s.to_dict()
 
 # %% ../nbs/12_cli.ipynb #27ca868d
 def _itemsets(args) -> dict:
-    _paper_only(args, ('--tau-i',))
-    length = {}
-    data = _scanned(args, lambda enc: length.update(max_length=_length(args.max_length, '--max-length', len(enc),
-                                                                       'the number of features')))
-    from aerial_nb.autoencoder import train
-    from aerial_nb.mining import run_summary, scan_facts
-    from aerial_nb.extraction import frequent_itemsets
-    from aerial_nb.mining import verified_itemsets
-    t0, enc = time.perf_counter(), data.encoder
-    model = train(data.sample, enc, paper=args.paper, **_train_options(args))
-    train_s, t0 = time.perf_counter() - t0, time.perf_counter()
-    sets = (frequent_itemsets(model, length['max_length'], args.tau_i or 0.5, X=data.bits) if args.paper
-            else verified_itemsets(model, data.bits, length['max_length'], args.min_support))
-    found = dict(rows=data.n_rows, categories=enc.n_items, itemsets=len(sets),
-                 support=float(sets.support.mean()) if len(sets) else None)
-    out = run_summary(found, model, scan_facts(data), train_s, time.perf_counter() - t0)
-    _write(args, sets)
+    client = _before(args)
+    sets = mine_itemsets(args.data, **typed(args, ITEMSETS), **_reading(args), client=client)
+    _stage(args, sets)
+    s = sets.attrs['summary']
+    s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()
     if not args.json:
-        print(f"{out['itemsets']} frequent itemsets from {out['rows']} rows; "
-              f"train {train_s:.2f}s, extract {out['extract_s']:.2f}s")
-        for _, r in sets.sort_values('support', ascending=False).head(20).iterrows():
+        print(f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all")
+        for r in sets.sort_values('support', ascending=False).head(20).itertuples():
             print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
+    return s.to_dict()
+
+# %% ../nbs/12_cli.ipynb #6d98ac86
+def _info(args) -> dict:
+    d = describe(args.data, args.data_dir, args.na_values, not args.quiet and sys.stderr.isatty(),
+                 **typed(args, ENCODING), **typed(args, ['drop']))
+    per = {f: dict(zip(g.category, g.share.round(4))) for f, g in d.groupby('feature', sort=False)}
+    out = dict(rows=d.attrs['rows'], features=len(per), categories=len(d), per_feature=per, missing=d.attrs['missing'],
+               peak_memory_mb=peak_memory_mb())
+    if not args.json:
+        print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories")
+        for (f, kind), g in d.groupby(['feature', 'kind'], sort=False):
+            print(f'  {f}: {len(g)} {kind if len(g) == 1 else kind + "s" if kind == "bin" else "categories"}: '
+                  + ', '.join(f'{c} {s:.1%}' for c, s in zip(g.category, g.share)))
+        if out['missing']:
+            print('read as missing (--na-values sets the spellings): '
+                  + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
     return out
 
-# %% ../nbs/12_cli.ipynb #b7a440ee
+# %% ../nbs/12_cli.ipynb #6377e81c
 def _verify(args) -> dict:
-    from aerial_nb.extraction import verify
     model = load_model(args.model)
-    enc = model.encoder
-    ante, cons = (_items(enc, args.antecedent, '--antecedent', False),
-                  _items(enc, args.consequent, '--consequent', False))
-    if len(set(enc.feature_of[ante])) < len(ante): raise InputError('--antecedent names two categories of one feature')
-    if enc.feature_of[cons[0]] in enc.feature_of[ante]:
-        raise InputError(f'--consequent {args.consequent} is of a feature already in --antecedent')
-    out = verify(model, args.antecedent, args.consequent, args.tau_a, args.tau_c)
+    out = verify_rule(model, args.antecedent, args.consequent, args.data, **typed(args, VERIFY))
     text = (f"{rule_text(args.antecedent, [args.consequent])}: the model says it "
             f"{'holds' if out['holds'] else 'does not hold'} "
             f"(antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})")
     if args.data:
-        from aerial_nb.quality import rule_metrics
-        source = open_input(args.data, args.data_dir, args.na_values)
-        if source.csv: source.numbers = [c for c in enc.edges]              # the columns the model binned hold numbers
-        m = rule_metrics(scan(source, enc, sample_rows=0, unknown='ignore').bits, ante[None, :], cons).iloc[0]
-        out.update(support=float(m.support), confidence=float(m.confidence), lift=float(m.lift),
-                   holds_on_data=bool(m.confidence >= args.min_confidence and m.lift >= args.min_lift))
         text += (f"; on the data it {'holds' if out['holds_on_data'] else 'does not hold'} "
-                 f"(support {m.support:.3f}, confidence {m.confidence:.3f}, lift {m.lift:.3f})")
+                 f"(support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f})")
     if not args.json: print(text)
     return out
 
-# %% ../nbs/12_cli.ipynb #4c9ee148
 _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify}
 
+# %% ../nbs/12_cli.ipynb #4c9ee148
 def _jsonable(o):
     if isinstance(o, float) and not math.isfinite(o): return None
     return o
+
+# %% ../nbs/12_cli.ipynb #fa6dde3b
+def _as_option(message: str, args, names: list) -> str:
+    "A library error in the command line's words: a parameter among the command's option `names` becomes --its-option."
+    names = sorted(names, key=len, reverse=True)
+    for k in names:
+        if any(message.startswith(k + end) for end in (' ', ':', ',')):
+            message = '--' + k.replace('_', '-') + message[len(k):]
+            break
+    message = message.replace('paper=True', '--paper')
+    for k in set(THRESHOLDS + names):                                 # name=value, and two-word names (no prose)
+        end = r'(=|\b)' if '_' in k else '(=)'
+        message = re.sub(rf'(?<![-\w]){k}{end}', lambda m: '--' + k.replace('_', '-') + ' ' * (m[1] == '='), message)
+    if message.startswith('unknown column(s)'):                       # --drop, --categorical or --numeric
+        named = [f"--{k}" for k in ('drop', 'categorical', 'numeric') if getattr(args, k, None)]
+        return f"{' or '.join(named) or 'a column option'}: {message}"
+    return message
+
+# %% ../nbs/12_cli.ipynb #e019c26e
+def _subparser(ap: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    "The parser of `command`."
+    return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+
+def _dests(ap: argparse.ArgumentParser, command: str) -> list:
+    "The parameter names of `command`'s options, given or not."
+    return [a.dest for a in _subparser(ap, command)._actions if a.option_strings and a.dest != 'help']
+
+# %% ../nbs/12_cli.ipynb #10db5aec
+_INTERRUPTED = []   # set while `main` runs when Ctrl-C is pressed
+
+def _on_ctrl_c(signum, frame):
+    "Ctrl-C during `main`: a KeyboardInterrupt, and a note of it (a reader may turn it into an error of its own)."
+    _INTERRUPTED.append(True)
+    raise KeyboardInterrupt
+
+def _interrupted(name: str) -> int:
+    "The line an interrupt prints (over a progress bar the interrupt left on the line); exit code 130."
+    print(f"{chr(13) + chr(27) + '[K' if sys.stderr.isatty() else chr(13)}{name}: interrupted", file=sys.stderr)
+    return 130
+
+# %% ../nbs/12_cli.ipynb #22a56427
+def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
+    "Run the parsed command: its outputs' folders checked first, its warnings one line each on stderr, its summary as JSON."
+    # what the results files record
+    args.command_line, args.t0 = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv), time.perf_counter()
+    args.staged = []                                  # (temporary file or folder, its place): renamed by `main` at the end
+    _check_folders(args, ap)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', MiningWarning)
+        out = args.run(args)
+    for w in caught:                                  # the run's own warnings: one line each, on stderr
+        if issubclass(w.category, MiningWarning):
+            print(f'aerial-nb {args.command}: warning: {_as_option(str(w.message), args, _dests(ap, args.command))}',
+                  file=sys.stderr)
+        else: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
+    return 0
+
+# %% ../nbs/12_cli.ipynb #0b1f1c8a
+def _to_stdout(real, text: str, args):
+    ("Write the report to standard output; a reader that stopped early (`| head`) is no error, a full disk or "
+     "`/dev/full` is one (and then no output is renamed into place). Text the terminal cannot encode is escaped.")
+    if hasattr(real, 'reconfigure'): real.reconfigure(errors='backslashreplace')
+    try: real.write(text); real.flush()
+    except OSError as e:
+        with contextlib.suppress(OSError, ValueError):  # the interpreter's own flush at exit would fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), real.fileno())
+        if isinstance(e, BrokenPipeError): return
+        raise InputError(f'cannot write to standard output ({e.strerror})'
+                         + ('; the results were not saved' if getattr(args, 'staged', None) else '')) from None
 
 # %% ../nbs/12_cli.ipynb #f20cb965
 def main(
@@ -472,35 +493,46 @@ def main(
     commands: dict = None, # name -> `Command` added by other packages (default: `added_commands()`)
 ) -> int:
     "Entry point of `aerial-nb`; returns the exit code (0 ok, 2 input error, 1 unexpected failure, 130 interrupted)."
-    ap = build_parser(commands)
-    try: args = ap.parse_args(argv)
-    except SystemExit as e: return int(e.code or 0)
-    # what the results files record
-    args.command_line = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:                                # started with its output closed (`>&-`): nowhere to report
+        print('aerial-nb: error: standard output is closed; send it to /dev/null instead (>/dev/null)', file=sys.stderr)
+        return 2
+    real, buffer, name, ap, args = sys.stdout, io.StringIO(), 'aerial-nb', None, None
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c) if main_thread else None
+    _INTERRUPTED.clear()
     try:
-        out = args.run(args)
-        if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
-        sys.stdout.flush()
-        return 0
-    except KeyboardInterrupt:                             # Ctrl-C: temporary files are gone, nothing was replaced
-        start = '\r\033[K' if sys.stderr.isatty() else '\r'   # over a progress bar the interrupt left on the line
-        print(f'{start}aerial-nb {args.command}: interrupted', file=sys.stderr)
-        return 130
-    except BrokenPipeError:                               # the reader stopped early (`| head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except (InputError, ValueError, KeyError, TypeError, ConnectionError, FileNotFoundError) as e:
+        with contextlib.redirect_stdout(buffer):          # the report goes out whole, once the run has succeeded
+            ap = build_parser(commands)
+            try: args = ap.parse_args(argv)
+            except SystemExit as e: code = int(e.code or 0)
+            else:
+                name = f'aerial-nb {args.command}'
+                code = _run(ap, args, argv)
+        _to_stdout(real, buffer.getvalue(), args)
+        if code == 0 and args is not None: _commit(args)
+        return code
+    except KeyboardInterrupt: return _interrupted(name)   # temporary files are removed below, nothing was replaced
+    except (InputError, ValueError, KeyError, TypeError, ConnectionError, OSError) as e:
+        if _INTERRUPTED: return _interrupted(name)         # a reader that turned Ctrl-C into an error of its own
         msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-        print(f'aerial-nb {args.command}: error: {msg.splitlines()[0] if msg else type(e).__name__}', file=sys.stderr)
+        if isinstance(e, OSError) and not isinstance(e, FileNotFoundError) and e.strerror:
+            msg = f'{e.filename}: {e.strerror}' if e.filename else e.strerror
+        msg = msg.splitlines()[0] if msg.strip() else type(e).__name__
+        if args is not None: msg = _as_option(msg, args, _dests(ap, args.command))
+        print(f'{name}: error: {msg}', file=sys.stderr)
         return 2
     except Exception as e:
         traceback.print_exc()
-        print(f'aerial-nb {args.command}: unexpected failure: {e}', file=sys.stderr)
+        print(f'{name}: unexpected failure: {e}', file=sys.stderr)
         return 1
     finally:
+        for tmp, _ in getattr(args, 'staged', []):         # outputs not renamed into place
+            shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
         # the Dask client --dask opened, and a local cluster with it
         if getattr(args, 'cluster', None) is not None: args.cluster.close()
+        if main_thread: signal.signal(signal.SIGINT, previous)
 
+# %% ../nbs/12_cli.ipynb #e015e64f
 def cli():
     "Console-script wrapper around `main`."
     sys.exit(main())

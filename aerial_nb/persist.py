@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_persist.ipynb #8b6aec27
 from __future__ import annotations
-import fnmatch, hashlib, json, os, shutil, stat, tempfile
+import errno, fnmatch, hashlib, json, os, shutil, stat, tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,87 +17,159 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'InputError', 'current_umask', 'check_writable', 'check_model_dir',
-           'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame']
+           'seal', 'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
     "A problem with the user's input: reported in one line, exit code 2 on the command line."
 
 # %% ../nbs/11_persist.ipynb #14351ed4
-FORMAT, VERSION = 'aerial_nb-model', 2
-VERSIONS = (1, 2)                                     # the format versions `load_model` reads
+FORMAT, VERSION = 'aerial_nb-model', 3
+VERSIONS = (1, 2, 3)                                  # the format versions `load_model` reads
 MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
 def current_umask() -> int:
     mask = os.umask(0o022); os.umask(mask); return mask
 
+# %% ../nbs/11_persist.ipynb #f0fe5ad6
+def _path(path, option: str) -> Path:
+    "The path given for an output, refused when it is not a path or is empty (an unset shell variable)."
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f'{option} must be a path, got {path!r}')
+    if not str(path).strip(): raise InputError(f'{option} is empty ({str(path)!r}): give a path')
+    return Path(path)
+
+# %% ../nbs/11_persist.ipynb #bbd7cdb3
 def check_writable(folder: Path, what: str):
     "Refuse a folder that is missing or where no file can be created (read-only, no permission)."
-    if not folder.is_dir(): raise InputError(f'{what}: the folder {folder} does not exist')
+    if not folder.is_dir():
+        raise InputError(f'{what}: {folder} is not a folder' if folder.exists() else f'{what}: the folder {folder} does not exist')
     try: fd, name = tempfile.mkstemp(dir=folder, prefix='.aerial-check-'); os.close(fd); os.unlink(name)
     except OSError as e: raise InputError(f'{what}: cannot write in {folder} ({e.strerror})') from None
 
+# %% ../nbs/11_persist.ipynb #734b0bc1
+def _is_model(path: Path) -> bool:
+    "Whether the folder `path` holds only a saved model's files, its `model.json` of our format."
+    try:
+        if any(p.name not in MODEL_FILES for p in path.iterdir()): return False
+        return json.loads((path/'model.json').read_text()).get('format') == FORMAT
+    except (OSError, ValueError, AttributeError): return False
+
+# %% ../nbs/11_persist.ipynb #d766df1a
 def check_model_dir(
     path,                        # where a model is to be saved
     option: str = '--save-model' # the option's name, for the error message
 ) -> Path:                       # the path, when saving there loses nothing
     "Refuse any model folder whose replacement could lose a file; run before any work."
-    path = Path(path)
+    path = _path(path, option)
     if path.is_symlink(): raise InputError(f'{option} {path} is a symbolic link; give a real folder')
     full, here = path.resolve(), Path.cwd().resolve()
     if full == here or full in here.parents:
         raise InputError(f'{option} {path} is the current folder or holds it; save to a new folder')
-    if path.exists():
+    for _ in range(5):                 # another process saving there may move the folder aside as it is read
+        if not path.exists(): break
         if not path.is_dir(): raise InputError(f'{option} {path} exists and is not a folder')
-        other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
+        try: other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
+        except FileNotFoundError: continue
+        except OSError as e: raise InputError(f'{option}: cannot read the folder {path} ({e.strerror})') from None
         if other:
             raise InputError(f'{option} {path} holds files that are not a saved model '
                              f'({", ".join(other[:3])}); not overwriting it')
-        try: ours = json.loads((path/'model.json').read_text()).get('format') == FORMAT
-        except (OSError, ValueError, AttributeError): ours = False
-        if not ours: raise InputError(f'{option} {path} exists and is not a saved aerial_nb model; not overwriting it')
+        if _is_model(path): break
+    else: raise InputError(f'{option} {path} exists and is not a saved aerial_nb model; not overwriting it')
     check_writable(full.parent, option)
     return path
 
 # %% ../nbs/11_persist.ipynb #66c38fdb
 def _sha256(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
 
+# %% ../nbs/11_persist.ipynb #0c9bfa27
+def seal(meta: dict, weights: bytes) -> str:
+    "The checksum of a version 3 model: SHA-256 of the weights file and of every other field of model.json."
+    rest = {k: v for k, v in meta.items() if k != 'sha256'}
+    return _sha256(weights + b'\0' + json.dumps(rest, sort_keys=True, separators=(',', ':')).encode())
+
+# %% ../nbs/11_persist.ipynb #543082fb
+def _unwritten(path: Path, e: Exception) -> InputError:
+    "A failure to write `path` (disk full, a folder removed, no permission), in one line: nothing was written."
+    why = getattr(e, 'strerror', None) or (str(e).strip().splitlines() or [type(e).__name__])[0]
+    return InputError(f'cannot write {path} ({why}); nothing was written')
+
+# %% ../nbs/11_persist.ipynb #d021d9c7
+def _mode(p: Path, default: int) -> int:
+    "The permission bits of `p`, or `default` when it is not there (another process may move it aside meanwhile)."
+    try: return stat.S_IMODE(p.stat().st_mode)
+    except FileNotFoundError: return default
+
+# %% ../nbs/11_persist.ipynb #17184e40
 def stage_model(model: Model, path: Path) -> Path:
     "Write `model` into a new temporary folder beside `path`; return that folder."
+    from safetensors import SafetensorError
     from safetensors.torch import save_file
     from aerial_nb.autoencoder import Ensemble
-    tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
+    try: tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
+    except OSError as e: raise _unwritten(path, e) from None
     try:
         save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()},
                   str(tmp/'weights.safetensors'))
-        meta = dict(format=FORMAT, version=VERSION, weights_sha256=_sha256((tmp/'weights.safetensors').read_bytes()),
-                    encoder=model.encoder.to_dict(), layers=len(model.net.widths) - 1,
+        meta = dict(format=FORMAT, version=VERSION, encoder=model.encoder.to_dict(), widths=list(model.net.widths),
                     models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1,
-                    settings=model.settings, history=model.history)
+                    settings=model.settings, history=model.history, stop=model.stop)
+        meta = json.loads(json.dumps(meta))             # as it will be read back: the checksum is of that
+        meta['sha256'] = seal(meta, (tmp/'weights.safetensors').read_bytes())
         (tmp/'model.json').write_text(json.dumps(meta, indent=1))
         for name in MODEL_FILES:                        # as the files replaced had them, else the umask's
-            old = path/name
-            os.chmod(tmp/name, stat.S_IMODE(old.stat().st_mode) if old.is_file() else 0o666 & ~current_umask())
-        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0o777 & ~current_umask())
-    except BaseException: shutil.rmtree(tmp, ignore_errors=True); raise
+            os.chmod(tmp/name, _mode(path/name, 0o666 & ~current_umask()))
+        os.chmod(tmp, _mode(path, 0o777 & ~current_umask()))
+    except BaseException as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, (OSError, SafetensorError)): raise _unwritten(path, e) from None
+        raise
     return tmp
 
-def put_folder(tmp: Path, path: Path):
-    "Rename the folder `tmp` to `path`; an earlier saved model there is moved aside, then its files removed."
-    if not path.exists(): return os.rename(tmp, path)
-    old = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-old-')); os.rmdir(old)
-    os.rename(path, old)
-    try: os.rename(tmp, path)
-    except BaseException: os.rename(old, path); raise
-    for name in MODEL_FILES:
-        if (old/name).exists(): os.unlink(old/name)
-    try: os.rmdir(old)
-    except OSError:                                   # a file appeared in the folder while the model was replaced
-        raise InputError(f'{path}: files were added to the old model folder while it was replaced; '
-                         f'they are kept in {old}') from None
+# %% ../nbs/11_persist.ipynb #5219a793
+def put_folder(
+    tmp: Path,            # the new model's folder, written beside `path` (`stage_model`)
+    path: Path,           # where it goes
+    option: str = 'path', # the option's name, for the error message
+):
+    ("Rename the folder `tmp` to `path`; an earlier saved model there is moved aside, then its files removed. "
+     "Another process saving to `path` at the same time is no error: the last rename wins, and no file is lost.")
+    aside = []
+    try:
+        for _ in range(100):
+            try: os.rename(tmp, path); break                           # a new folder (or an empty one): done
+            except OSError as e:
+                if e.errno not in (errno.ENOTEMPTY, errno.EEXIST): raise _unwritten(path, e) from None
+            old = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-old-')); os.rmdir(old)
+            try: os.rename(path, old)
+            except FileNotFoundError: continue                         # another process moved it first
+            if not _is_model(old):                                     # checked aside, where no other process writes
+                try: os.rename(old, path)
+                except OSError: raise InputError(f'{option} {path} was replaced by a folder that is not a saved model; '
+                                                 f'it is kept in {old}') from None
+                check_model_dir(path, option)                          # says what it holds
+                continue
+            aside.append(old)
+        else: raise InputError(f'{option} {path}: other processes keep saving models there; try again')
+    except BaseException:
+        if aside and not path.exists(): os.rename(aside.pop(), path)     # the model that was there comes back
+        raise
+    for old in aside:
+        for name in MODEL_FILES:
+            if (old/name).exists(): os.unlink(old/name)
+        try: os.rmdir(old)
+        except OSError:                                   # a file appeared in the folder while the model was replaced
+            raise InputError(f'{path}: files were added to the old model folder while it was replaced; '
+                             f'they are kept in {old}') from None
 
-def save_model(model: Model, path) -> Path:
+# %% ../nbs/11_persist.ipynb #eec09051
+def save_model(
+    model: Model,  # a trained model (`train`; `fit_rules`, or `mine(keep_model=True)`'s `attrs['model']`)
+    path,          # the folder to save it in: a new one, or one holding an earlier saved model
+) -> Path:
     "Save `model` (weights as safetensors, encoder and settings as JSON) to the folder `path`, losing no file."
+    from aerial_nb.autoencoder import Model
+    if not isinstance(model, Model): raise TypeError(f'model must be a trained Model (from train), got {model!r}'[:200])
     path = check_model_dir(path, 'path')
     tmp = stage_model(model, path)
     try: put_folder(tmp, path)
@@ -107,28 +179,38 @@ def save_model(model: Model, path) -> Path:
 # %% ../nbs/11_persist.ipynb #3ee3d221
 def _whole_in(v, lo: int, hi: int) -> bool: return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
 
+# %% ../nbs/11_persist.ipynb #4be16f5a
+_FIELDS = {1: {'layers'}, 2: {'layers', 'weights_sha256'}, 3: {'widths', 'stop', 'sha256'}}   # beside the common ones
+
 def _meta_problem(meta: dict) -> str | None:
     "What is wrong with the fields of a `model.json` (None when nothing is)."
-    h = meta.get('history')
+    h, v, w = meta.get('history'), meta['version'], meta.get('widths')
     checks = {'encoder': (isinstance(meta.get('encoder'), dict), 'an object'),
-              'layers': (_whole_in(meta.get('layers'), 1, 8), 'a whole number from 1 to 8'),
               'models': (_whole_in(meta.get('models'), 1, 1000), 'a whole number from 1 to 1000'),
               'settings': (isinstance(meta.get('settings'), dict), 'an object'),
               'history': (isinstance(h, list) and len(h) > 0
                           and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in h),
                           'a list of losses')}
-    if meta['version'] >= 2:
-        checks['weights_sha256'] = (isinstance(meta.get('weights_sha256'), str), 'a SHA-256 in hex')
+    if v < 3: checks['layers'] = (_whole_in(meta.get('layers'), 1, 8), 'a whole number from 1 to 8')
+    else:
+        checks['widths'] = (isinstance(w, list) and 2 <= len(w) <= 9 and all(_whole_in(x, 2, 2**31) for x in w[1:]),
+                            'a list of 2 to 9 layer widths')
+        checks['stop'] = (meta.get('stop') is None or isinstance(meta.get('stop'), str), 'a text or null')
+    sealed = {2: 'weights_sha256', 3: 'sha256'}.get(v)
+    if sealed: checks[sealed] = (isinstance(meta.get(sealed), str), 'a SHA-256 in hex')
+    later = [k for k in ('weights_sha256', 'sha256', 'widths', 'stop') if k in meta and k not in _FIELDS[v]]
+    if later: return f'it says version {v} but holds {later[0]}, a field of a later version: was the version edited?'
     return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok),
                 None)
 
+# %% ../nbs/11_persist.ipynb #fa17b9cb
 def _read_meta(path: Path) -> dict:
     "`model.json` of the model folder `path`, read and checked field by field."
     try: meta = json.loads((path/'model.json').read_bytes().decode('utf-8'))
     except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
     except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise InputError(f'{path}/model.json is not valid JSON ({e})') from None
+    except (ValueError, RecursionError) as e:        # a syntax error; a number of thousands of digits; nesting too deep
+        raise InputError(f'{path}/model.json is not valid JSON ({(str(e).splitlines() or [type(e).__name__])[0][:100]})') from None
     if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
     v = meta.get('version')
     if not _whole_in(v, 1, max(VERSIONS)):
@@ -157,6 +239,7 @@ def _check_weights(weights: dict, net, path: Path):
         raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers "
                          f"(in {', '.join(inf[:2])})")
 
+# %% ../nbs/11_persist.ipynb #cd727650
 def load_model(
     path,                # a folder written by `save_model`
     device: str = 'cpu', # torch device to load the network on
@@ -165,25 +248,41 @@ def load_model(
     from safetensors import SafetensorError
     from safetensors.torch import load
     from aerial_nb.autoencoder import AutoEncoder, Ensemble, Model
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f'path must be the path of a model folder, got {path!r}'[:200])
+    if not str(path).strip(): raise InputError(f'path is empty ({str(path)!r}): give the folder of a saved model')
+    if not isinstance(device, str) or not device.strip(): raise TypeError(f'device must be a torch device name (cpu, cuda, ...), got {device!r}')
     path = Path(path)
+    try: path.is_dir() and os.listdir(path)
+    except OSError as e: raise InputError(f'cannot read {path} ({e.strerror})') from None
     if not (path/'model.json').is_file() or not (path/'weights.safetensors').is_file():
         raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)')
     meta = _read_meta(path)
     try: enc = Encoder.from_dict(meta['encoder'])
     except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
-    nets = [AutoEncoder(enc.sizes, meta['layers']) for _ in range(meta['models'])]
-    net = nets[0] if len(nets) == 1 else Ensemble(nets)
     try: data = (path/'weights.safetensors').read_bytes()
     except OSError as e: raise InputError(f'cannot read {path}/weights.safetensors ({e.strerror})') from None
-    if meta['version'] >= 2 and _sha256(data) != meta['weights_sha256']:
+    if meta['version'] == 3 and seal(meta, data) != meta['sha256']:
+        raise InputError(f'{path} was changed after saving: the SHA-256 of its weights and model.json differs from '
+                         'the one recorded in model.json')
+    if meta['version'] == 2 and _sha256(data) != meta['weights_sha256']:
         raise InputError(f'{path}/weights.safetensors was changed after saving: '
                          'its SHA-256 differs from the one in model.json')
+    w = meta.get('widths')
+    shape = dict(layers=len(w) - 1, hidden=w[1]) if w else dict(layers=meta['layers'])
+    try: nets = [AutoEncoder(enc.sizes, **shape) for _ in range(meta['models'])]
+    except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
+    if w and nets[0].widths != w:
+        raise InputError(f'{path}/model.json is damaged: widths {w} do not fit the encoder (it gives {nets[0].widths})')
+    net = nets[0] if len(nets) == 1 else Ensemble(nets)
     try: weights = load(data)
     except (SafetensorError, ValueError, RuntimeError) as e:
         raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
     _check_weights(weights, net, path)
     net.load_state_dict(weights)
-    return Model(net.to(device).eval(), enc, meta['history'], meta['settings'])
+    try: net = net.to(device)
+    except Exception as e:                          # torch's errors vary by device kind (AssertionError, RuntimeError, ...)
+        raise ValueError(f'device {device!r} cannot be used: {(str(e).splitlines() or [""])[0][:100]}') from None
+    return Model(net.eval(), enc, meta['history'], meta['settings'], meta.get('stop'))
 
 # %% ../nbs/11_persist.ipynb #24bf38e8
 def check_out(
@@ -192,7 +291,7 @@ def check_out(
     data: str = None,      # the input table (a file, a folder of Parquet files or a glob), which must stay as it is
 ) -> Path:
     "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input."
-    path = Path(path)
+    path = _path(path, option)
     if path.suffix.lower() not in ('.csv', '.json', '.parquet'):
         raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
@@ -200,6 +299,7 @@ def check_out(
     check_writable(path.absolute().parent, option)
     return path
 
+# %% ../nbs/11_persist.ipynb #042a0c1c
 def _spares_input(path: Path, data: str, option: str):
     "Refuse to write `path` over a file of the table `data` names, or where reading the table again would take it in."
     try: files = parquet_files(data)              # a Parquet file, folder or glob: the files the table is read from
@@ -214,12 +314,15 @@ def _spares_input(path: Path, data: str, option: str):
         raise InputError(f'{option} {path} would be read as part of the input table {data} next time; '
                          'write it elsewhere')
 
+# %% ../nbs/11_persist.ipynb #2fe30938
 def stage_frame(df: pd.DataFrame, path: Path) -> Path:
     "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
     kind, out = path.suffix.lower(), df.copy()
+    out.attrs = {}                                   # the summary and the model are not the table's data
     for c in ('antecedents', 'consequents', 'itemsets'):
         if c in out: out[c] = [sorted(s) for s in out[c]]
-    fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
+    try: fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
+    except OSError as e: raise _unwritten(path, e) from None
     os.close(fd)
     try:
         if kind == '.csv':
@@ -228,13 +331,22 @@ def stage_frame(df: pd.DataFrame, path: Path) -> Path:
         elif kind == '.json': out.to_json(tmp, orient='records', indent=1)
         else: out.to_parquet(tmp, index=False)
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~current_umask())
-    except BaseException: os.unlink(tmp); raise
+    except BaseException as e:
+        os.unlink(tmp)
+        if isinstance(e, OSError): raise _unwritten(path, e) from None
+        raise
     return Path(tmp)
 
-def write_frame(df: pd.DataFrame, path) -> Path:
+# %% ../nbs/11_persist.ipynb #c005e7fe
+def write_frame(
+    df: pd.DataFrame,  # rules or itemsets (`mine`, `mine_itemsets`), or any table
+    path,              # a .csv, .json or .parquet file
+) -> Path:
     "Write `df` to `path` (.csv, .json or .parquet) via a temporary file and a rename; item sets become lists."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f'df must be a pandas DataFrame, got {df!r}'[:200])
     path = check_out(path, 'path')
     tmp = stage_frame(df, path)
     try: os.replace(tmp, path)
+    except OSError as e: raise _unwritten(path, e) from None
     finally: tmp.unlink(missing_ok=True)
     return path
