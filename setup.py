@@ -28,9 +28,12 @@ setuptools.setup(
     package_data={cfg['lib_name']: ['data/README.md', 'data/*/*']},   # the ten UCI tables load_uci reads offline
     install_requires=cfg['requirements'].split(),
     # bench: baselines and comparison packages, imported only where a baseline runs (the studies, aerial_nb.studies, and quality.exhaustive_rules);
-    # dask: a Dask cluster's workers read and count (the cluster chapter), imported only when a cluster is asked for
+    # dask: a Dask cluster's workers read and count (the cluster chapter), imported only when a cluster is asked for;
+    # sklearn: the scikit-learn classifier (the classifier chapter), imported only by aerial_nb.classifier
     extras_require={'bench': cfg['bench_requirements'].split(), 'dask': cfg['dask_requirements'].split(),
-                    'dev': cfg['dev_requirements'].split() + cfg['bench_requirements'].split() + cfg['dask_requirements'].split()},
+                    'sklearn': cfg['sklearn_requirements'].split(),
+                    'dev': (cfg['dev_requirements'].split() + cfg['bench_requirements'].split() + cfg['dask_requirements'].split()
+                            + cfg['sklearn_requirements'].split())},
     python_requires='>=' + min_python,
     classifiers=['Development Status :: ' + statuses[int(cfg['status'])],
                  'Intended Audience :: ' + cfg['audience'].title(),
