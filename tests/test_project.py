@@ -96,7 +96,7 @@ def test_methods_are_indexed():
     import inspect
     from aerial_nb._modidx import d
     syms = {k for m in d['syms'].values() for k in m}
-    assert {'aerial_nb.encoding.Encoder.fit', 'aerial_nb.encoding.Encoder.transform', 'aerial_nb.extraction.Rules.to_frame'} <= syms
+    assert {'aerial_nb.encoding.Encoder.fit', 'aerial_nb.encoding.Encoder.transform', 'aerial_nb.quality.Rules.to_frame'} <= syms
     methods = [f'{m}.{c}.{name}' for m, c, cls in _classes() for name, v in vars(cls).items()
                if not name.startswith('_') and (inspect.isfunction(v) or isinstance(v, (classmethod, staticmethod, property)))]
     assert len(methods) > 20 and [m for m in methods if m not in syms] == []
@@ -170,14 +170,16 @@ def test_no_notebook_types_a_path_outside_the_project():
 
 
 def test_face_does_not_import_torch():
-    "`import aerial_nb` and the torch-free names of its face leave PyTorch unimported; a name that trains brings it."
+    "`import aerial_nb`, the torch-free names of its face and mining a small table (counted) leave PyTorch unimported; `train` brings it."
     code = ('import sys, aerial_nb\n'
-            'from aerial_nb import encode, load_uci, rule_metrics\n'
+            'from aerial_nb import encode, load_uci, rule_metrics, mine\n'
+            'print("torch" in sys.modules, mine.__module__)\n'
+            'mine("demo")\n'
             'print("torch" in sys.modules)\n'
-            'from aerial_nb import mine\n'
-            'print("torch" in sys.modules, mine.__module__)')
+            'from aerial_nb import train\n'
+            'print("torch" in sys.modules, train.__module__)')
     r = subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ['False', 'True', 'aerial_nb.mining']
+    assert r.stdout.split() == ['False', 'aerial_nb.mining', 'False', 'True', 'aerial_nb.autoencoder']
 
 
 def _top_imports(path: Path):
