@@ -1,18 +1,21 @@
 """Small tables after a change: the same rules and the time as a multiple of a baseline revision, in one process.
 
-    AERIAL_NB_DATA=/path/to/uci/mirror python benchmarks/bench_small_tables.py [--base main] [--repeat 5] [--out FILE]
+    python benchmarks/bench_small_tables.py [--base main] [--repeat 5] [--out FILE]
 
 The baseline is the package as committed at `--base` (a branch, tag or commit), extracted with
 `git archive` into a temporary folder and imported as `aerial_nb_base` beside this checkout's
-`aerial_nb`, so both run in the same process on the same tables, alternately, and the ratios compare
+`aerial_nb` (its absolute imports of `aerial_nb.` rewritten to `aerial_nb_base.`, so that it never runs this
+checkout's code), so both run in the same process on the same tables, alternately, and the ratios compare
 like with like (CPU timings on a shared machine are indicative; the best of `--repeat` runs counts).
+The miner is `aerial_nb.mining` (`aerial_nb.rules` in revisions before the modules were renamed).
 
 For each of the paper's five tables (class column dropped) it runs `mine(table, seed=0)` and
 `mine(table, seed=0, paper=True)` with both versions and reports the number of rules, whether the rule
 sets and their exact support, confidence and lift are identical, and new time / baseline time.
-Exit code 1 when any rule set differs. `--out` appends the command, the revisions and the table to a markdown file.
+Exit code 1 when any rule set differs. `--out` appends the command, the revisions and the table to a markdown file;
+a checkout whose package differs from its commit is named `HASH-dirty` there.
 """
-import argparse, importlib, shlex, subprocess, sys, tarfile, tempfile, time
+import argparse, importlib, re, shlex, subprocess, sys, tarfile, tempfile, time
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +31,9 @@ def baseline(rev: str, folder: Path) -> str:
         f.write(tar); f.seek(0)
         with tarfile.open(fileobj=f) as t: t.extractall(folder, filter='data')
     (folder/'aerial_nb').rename(folder/'aerial_nb_base')
+    for f in (folder/'aerial_nb_base').rglob('*.py'):                  # its own modules, never this checkout's
+        f.write_text(re.sub(r'\baerial_nb\b(?=\.)', 'aerial_nb_base', f.read_text()).replace(
+            'import aerial_nb\n', 'import aerial_nb_base as aerial_nb\n'))
     sys.path.insert(0, str(folder))
     return 'aerial_nb_base'
 
@@ -57,10 +63,12 @@ def main():
     ap.add_argument('--datasets', nargs='+', default=None, help="UCI tables (default: the paper's five)")
     ap.add_argument('--out', default=None, help='append the results to this markdown file')
     a = ap.parse_args()
-    from aerial_nb.encoding import PAPER_DATASETS, load_uci
+    from aerial_nb.datasets import PAPER_DATASETS, load_uci
     with tempfile.TemporaryDirectory() as tmp:
-        base = importlib.import_module(baseline(a.base, Path(tmp)) + '.rules')
-        new = importlib.import_module('aerial_nb.rules')
+        name = baseline(a.base, Path(tmp))
+        miner = 'mining' if (Path(tmp)/name/'mining.py').exists() else 'rules'
+        base = importlib.import_module(f'{name}.{miner}')
+        new = importlib.import_module('aerial_nb.mining')
         rows = []
         for name in a.datasets or PAPER_DATASETS:
             df = load_uci(name, drop_class=True)
@@ -82,8 +90,10 @@ def main():
     print('\n' + line)
     if a.out:
         rev = lambda r: subprocess.run(['git', 'rev-parse', '--short', r], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(['git', 'status', '--porcelain', '--', 'aerial_nb'], cwd=ROOT, capture_output=True,
+                               text=True).stdout.strip()
         with open(a.out, 'a') as f:
-            f.write(f"## {rev('HEAD')} against {rev(a.base)}\n\n`python benchmarks/bench_small_tables.py "
+            f.write(f"## {rev('HEAD') + ('-dirty' if dirty else '')} against {rev(a.base)}\n\n`python benchmarks/bench_small_tables.py "
                     f"{shlex.join(sys.argv[1:])}`\n\n{markdown(out.round(3))}\n\n{line}\n\n")
     sys.exit(0 if out.same_rules.all() else 1)
 

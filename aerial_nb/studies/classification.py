@@ -15,17 +15,18 @@ from ..encoding import Encoder, encode
 from ..datasets import load_uci, PAPER_DATASETS
 from ..autoencoder import train
 from ..extraction import class_rules, frequent_itemsets
-from ..mining import verified_itemsets
-from ..mining import FLOOR, MIN_CONFIDENCE, MIN_LIFT, fit_rules
+from ..mining import fit_rules, verified_itemsets
+from ..quality import FLOOR, MIN_CONFIDENCE, MIN_LIFT
 from ..bitsets import all_rows, and_rows, at_least, index_sets, item_bits, itemset_counts, min_count, popcount
 from .harness import json_records, markdown_table, transactions, write_results
 
 _PACKAGES = ('pyfim', 'imodels', 'scikit-learn')   # the baselines, whose versions are recorded with the results
 
 # %% auto #0
-__all__ = ['SETTINGS', 'MINERS', 'SWEEP', 'stratified_folds', 'covers', 'RuleList', 'cba_order', 'cba', 'corels', 'brl',
-           'fpgrowth_itemsets', 'fpgrowth_class_rules', 'evaluate_fold', 'cross_validate', 'classification_study',
-           'table4', 'claims', 'support_sweep', 'plot_sweep', 'sweep_table', 'write_sweep', 'write_classification']
+__all__ = ['SETTINGS', 'MINERS', 'PAPER_ENCODING', 'SWEEP', 'stratified_folds', 'covers', 'RuleList', 'cba_order', 'cba',
+           'corels', 'brl', 'fpgrowth_itemsets', 'fpgrowth_class_rules', 'evaluate_fold', 'cross_validate',
+           'classification_study', 'table4', 'claims', 'support_sweep', 'plot_sweep', 'sweep_table', 'write_sweep',
+           'write_classification']
 
 # %% ../../nbs/studies/03_classification.ipynb #5362e33a
 def stratified_folds(
@@ -297,9 +298,10 @@ SETTINGS = dict(
 )
 
 # %% ../../nbs/studies/03_classification.ipynb #712ae997
-def _split(df: pd.DataFrame, train_rows: np.ndarray, target: str):
-    "Encoder fitted on the training rows; one-hot train/test matrices; class indices; feature and class items."
-    enc = Encoder.fit(df.iloc[train_rows])
+def _split(df: pd.DataFrame, train_rows: np.ndarray, target: str, paper: bool = False):
+    ("Encoder fitted on the training rows (the paper's encoding with `paper=True`, else the default mode's); "
+     "one-hot matrix of every row; class indices; feature and class items.")
+    enc = Encoder.fit(df.iloc[train_rows], paper=paper)
     X = enc.transform(df, unknown='ignore')
     cls = enc.item_index([target], features=True)
     return enc, X, X[:, cls].argmax(1), np.flatnonzero(~np.isin(np.arange(enc.n_items), cls)), cls
@@ -311,31 +313,37 @@ def _timed(f, *args, **kw):
 # %% ../../nbs/studies/03_classification.ipynb #f4298c4d
 # the exhaustive baseline, the paper's method, the library's default
 MINERS = ('FP-Growth', 'Aerial+ (paper)', 'aerial_nb')
+PAPER_ENCODING = {'FP-Growth': True, 'Aerial+ (paper)': True, 'aerial_nb': False}   # which encoding each miner reads
 
-def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> dict:
-    "Patterns for each classifier from one miner on the training rows: {classifier: (patterns, seconds)}."
+def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> tuple:
+    ("Patterns for each classifier from one miner on the training rows, {classifier: (patterns, seconds)}; "
+     "and for aerial_nb how each length of class rules was mined ('exact', 'pruned' or 'model').")
     a = s['max_antecedents']
     names = [enc.features[f] for f in np.unique(enc.feature_of[feat])]
     if miner == 'FP-Growth':
         fp = s['fpgrowth']
         out = {'CBA': _timed(fpgrowth_class_rules, X, cls, fp['CBA'], fp['min_confidence'], a)}
         for c in ('BRL', 'CORELS'): out[c] = _timed(lambda t: fpgrowth_itemsets(X, t, fp['max_length'], feat)[0], fp[c])
-        return out
+        return out, ''
+    paths = ''
     if miner == 'aerial_nb':
         d = s['aerial_nb']
-        (model, R, summary), t_rules = _timed(fit_rules, X, enc, a, d['min_confidence'], d['min_lift'],
-                                              target=target, seed=seed)
+        # keep_model: a model is trained (for the itemsets) even when every length of rules is counted exactly
+        (model, R, summary), t_all = _timed(fit_rules, X, enc, max_antecedents=a, target=target, seed=seed,
+                                            keep_model=True, min_confidence=d['min_confidence'],
+                                            min_lift=d['min_lift'])
         fi, t_i = _timed(verified_itemsets, model, X, a, d['itemset_support'], items=names)
-        t_train = summary['train_s']
+        fi, t_train, paths = fi.attrs['sets'], summary['train_s'], '/'.join(p['path'] for p in summary['paths'])
+        t_rules = t_all - t_train if paths.count('model') == 0 else t_all     # rules counted exactly: no training
     else:
         ae = s['aerial']
         model, t_train = _timed(train, X, enc, seed=seed, progress=False, paper=True, **ae['train'])
         R, t_r = _timed(class_rules, model, target, a, ae['tau_a'], ae['tau_c'])
         fi, t_i = _timed(frequent_itemsets, model, a, ae['tau_i'], items=names)
-        t_rules = t_train + t_r
-    sets, t_x = _timed(_by_length, fi.attrs['sets'])
+        fi, t_rules = fi.attrs['sets'], t_train + t_r
+    sets, t_x = _timed(_by_length, fi)
     return {'CBA': ((R.ante, np.searchsorted(cls, R.cons)), t_rules), 'BRL': (sets, t_train + t_i + t_x),
-            'CORELS': (sets, t_train + t_i + t_x)}
+            'CORELS': (sets, t_train + t_i + t_x)}, paths
 
 # %% ../../nbs/studies/03_classification.ipynb #31a2d6d6
 def _fit(clf: str, X, y, patterns, s: dict):
@@ -350,15 +358,16 @@ def evaluate_fold(
     target: str = 'class',   # the class column
     miners=MINERS,           # names from `MINERS`
     classifiers=('CBA', 'BRL', 'CORELS'),
-    seed: int = 0,           # seeds Aerial+'s training
-) -> list:                   # one dict per (miner, classifier): patterns, accuracy, times, list length
-    "Mine on the training rows, build each classifier, score it on the test rows."
-    s = settings or SETTINGS
-    enc, X, y, feat, cls = _split(df, np.flatnonzero(~test_rows), target)
-    Xtr, ytr = X[~test_rows], y[~test_rows]
-    out = []
+    seed: int = 0,           # seeds the neural miners' training
+) -> list:                   # one dict per (miner, classifier): patterns, accuracy, times, list length, ...
+    "Mine on the training rows (each miner on its encoding), build each classifier, score it on the test rows."
+    s, train_rows, splits, out = settings or SETTINGS, np.flatnonzero(~test_rows), {}, []
     for miner in miners:
-        mined = _mine(miner, Xtr, enc, feat, cls, s, seed, target)
+        paper = PAPER_ENCODING[miner]
+        if paper not in splits: splits[paper] = _split(df, train_rows, target, paper)
+        enc, X, y, feat, cls = splits[paper]
+        Xtr, ytr = X[~test_rows], y[~test_rows]
+        mined, paths = _mine(miner, Xtr, enc, feat, cls, s, seed, target)
         for clf in classifiers:
             patterns, t_mine = mined[clf]
             model, t_fit = _timed(_fit, clf, Xtr, ytr, patterns, s)
@@ -366,13 +375,13 @@ def evaluate_fold(
             out.append(dict(miner=miner, classifier=clf, patterns=n_pat,
                             accuracy=float((model.predict(X[test_rows]) == y[test_rows]).mean()),
                             mine_s=t_mine, fit_s=t_fit, time_s=t_mine + t_fit, list_length=len(model),
-                            optimal=model.info.get('optimal', np.nan)))
+                            optimal=model.info.get('optimal', np.nan), rule_paths=paths))
     return out
 
 # %% ../../nbs/studies/03_classification.ipynb #d91982c5
 def _warm_up(df: pd.DataFrame):
     "An untimed training step at the table's width: torch builds its CPU kernels for a new layer shape on first use."
-    enc, X = encode(df.head(64))
+    enc, X = encode(df.head(64), paper=True)
     train(X, enc, epochs=1, batch_size=16, progress=False, paper=True)
 
 def cross_validate(
@@ -382,7 +391,7 @@ def cross_validate(
 ) -> pd.DataFrame:
     "Stratified k-fold cross-validation of every miner × classifier on one table."
     f = stratified_folds(df[target], folds, seed)
-    if set(kw.get('miners', MINERS)) - {'FP-Growth'}: _warm_up(df)
+    if 'Aerial+ (paper)' in kw.get('miners', MINERS): _warm_up(df)
     rows = []
     for k in range(folds):
         rows += [dict(fold=k, **r) for r in evaluate_fold(df, f == k, settings, target, seed=seed, **kw)]
@@ -393,14 +402,15 @@ def cross_validate(
 def classification_study(
     datasets=None,         # names from `PAPER_DATASETS` (default all five)
     folds: int = 10,       # cross-validation folds
-    slow: bool = False,    # False: BRL with a small budget (100 iterations, 2 chains); True: `SETTINGS['brl']`
+    slow: bool = False,    # False: small budgets (BRL: 100 iterations, 2 chains; CORELS: 10,000 prefixes); True: `SETTINGS`
     data_dir=None,         # another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)
     settings: dict = None, # override `SETTINGS` entirely
     seed: int = 0,
     progress: bool = False,
 ) -> pd.DataFrame:         # one row per dataset, fold, miner and classifier
     "Experimental setting 2: CBA, BRL and CORELS from Aerial+ and FP-Growth patterns, cross-validated."
-    s = settings or (SETTINGS if slow else {**SETTINGS, 'brl': dict(max_iter=100, n_chains=2)})
+    s = settings or (SETTINGS if slow else {**SETTINGS, 'brl': dict(max_iter=100, n_chains=2),
+                                            'corels': {**SETTINGS['corels'], 'max_nodes': 10_000}})
     out = []
     for name in datasets or PAPER_DATASETS:
         if progress: print(name, flush=True)

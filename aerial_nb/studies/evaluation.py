@@ -196,7 +196,7 @@ METHODS = ['Aerial+', 'FP-Growth', 'HMine', 'ARM-AE', 'BAT', 'GWO', 'SC', 'FSS']
 
 def _warm_up():
     "One tiny training run, so that the first timed run does not pay for torch's start-up."
-    enc, X = encode(pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq')}))
+    enc, X = encode(pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq')}), paper=True)
     extract_rules(train(X, enc, progress=False, paper=True), max_antecedents=1)
 
 # %% ../../nbs/studies/01_evaluation.ipynb #f10fcf33
@@ -243,7 +243,7 @@ def rule_quality_study(
     with cpu_threads():
         _warm_up()
         for name in datasets:
-            enc, X = encode(load_uci(name, data_dir, drop_class=True), drop_constant=drop_constant)
+            enc, X = encode(load_uci(name, data_dir, drop_class=True), drop_constant=drop_constant, paper=True)
             rows += _study_dataset(name, X, enc, seeds, methods, max_evals, log)
     out = pd.DataFrame(rows)
     out.attrs['settings'] = dict(datasets=datasets, seeds=seeds, methods=methods, max_evals=max_evals, population=200,
@@ -302,7 +302,7 @@ def antecedent_sweep(
     with cpu_threads():
         _warm_up()
         for name in datasets or PAPER_DATASETS:
-            enc, X = encode(load_uci(name, data_dir, drop_class=True))
+            enc, X = encode(load_uci(name, data_dir, drop_class=True), paper=True)
             min_support = score_rules(X, *run_aerial(enc, X, seed)[:2])['support'] / 2
             for a in antecedents:
                 if a >= len(enc.features): continue
@@ -328,7 +328,7 @@ def threshold_sweep(
     "Rule count, support and confidence of Aerial+ as τa or τc varies (one trained model per dataset)."
     rows = []
     for name in datasets or PAPER_DATASETS:
-        enc, X = encode(load_uci(name, data_dir, drop_class=True))
+        enc, X = encode(load_uci(name, data_dir, drop_class=True), paper=True)
         model = train(X, enc, seed=seed, progress=False, paper=True)
         grid = [('tau_a', ta, 0.8) for ta in tau_a] + [('tau_c', TAU_A_FOR_TAU_C.get(name, 0.5), tc) for tc in tau_c]
         for sweep, ta, tc in grid:
@@ -348,7 +348,7 @@ def training_search(
     "Rule quality of Aerial+ over a grid of layers, epochs, batch sizes and seeds."
     rows = []
     for name in datasets or PAPER_DATASETS:
-        enc, X = encode(load_uci(name, data_dir, drop_class=True))
+        enc, X = encode(load_uci(name, data_dir, drop_class=True), paper=True)
         n, D = X.shape
         for l in layers:
             for spe in steps_per_epoch:
@@ -384,13 +384,14 @@ def write_rule_quality(
 def _aerial_nb_timed(df) -> tuple:
     "aerial_nb's rules from the table `df`, and the seconds of its phases."
     t0 = time.perf_counter()
-    enc, X = encode(df)
+    enc, X = encode(df, paper=True)
     model = train(X, enc, seed=0, progress=False, paper=True)
     t1 = time.perf_counter()
     rules = extract_rules(model)
     rule_metrics(X, rules.ante, rules.cons)
     return (rules.ante, rules.cons), dict(train_s=t1 - t0, extract_s=time.perf_counter() - t1)
 
+# %% ../../nbs/studies/01_evaluation.ipynb #4e942364
 def speed_benchmark(
     datasets: list = None,    # UCI dataset names (default all five)
     repeat: int = 3,          # runs of each neural method; the fastest counts
@@ -409,7 +410,7 @@ def speed_benchmark(
         if has['aerial']: pyaerial_rules(warm)
         for name in datasets or PAPER_DATASETS:
             df = load_uci(name, drop_class=True, data_dir=data_dir)
-            enc, X = encode(df)
+            enc, X = encode(df, paper=True)
             t_ours, ((ante, cons), ph) = best_of(lambda: _aerial_nb_timed(df), repeat)
             runs = [('aerial_nb', t_ours, ph, ante, cons)]
             need = int(math.ceil(len(X) * rule_set_summary(X, ante, cons)['support'] / 2))
@@ -447,6 +448,7 @@ def speed_ratios(
     "Each method's time as a multiple of aerial_nb's."
     return df.pivot(index='dataset', columns='method', values='vs_aerial_nb').drop(columns='aerial_nb')
 
+# %% ../../nbs/studies/01_evaluation.ipynb #02123ead
 def write_speed(
     df: pd.DataFrame,   # `speed_benchmark`'s rows
     folder,             # where to write (created if needed)

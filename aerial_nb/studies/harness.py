@@ -25,6 +25,7 @@ def _version(p: str) -> str | None:
     try: return metadata.version(p)
     except metadata.PackageNotFoundError: return None
 
+# %% ../../nbs/studies/00_harness.ipynb #c53693d8
 def machine_info(
     packages=(),   # the other packages a study ran (its baselines), whose versions count too
 ) -> dict:         # platform, processor, cpus, python, packages (name -> version, None when not installed)
@@ -102,6 +103,7 @@ def json_records(
     "A frame's rows as JSON-ready dicts (NaN and infinities become None)."
     return json.loads(df.to_json(orient='records'))
 
+# %% ../../nbs/studies/00_harness.ipynb #c1a310c4
 def markdown_table(
     t: pd.DataFrame,   # a frame; its index becomes the first columns
     digits: int = 3,   # decimals of floats (trailing zeros dropped)
@@ -143,6 +145,7 @@ def write_results(
     (folder/f'{name}.md').write_text('\n'.join(lines))
     return folder/f'{name}.json', folder/f'{name}.md'
 
+# %% ../../nbs/studies/00_harness.ipynb #0eff127d
 def read_results(
     path,        # a NAME.json written by `write_results`
 ) -> dict:       # the header and the record

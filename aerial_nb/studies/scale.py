@@ -11,13 +11,14 @@ import numpy as np
 import pandas as pd
 
 from ..bitsets import at_least, code_bits, min_count
-from ..quality import MARGIN, Z, redundant
+from ..encoding import Encoder
+from ..quality import Checks, check_thresholds
 from ..streaming import CHUNK_ROWS, peak_memory_mb
 from ..synthetic import planted_score, read_planted, synthetic_table
 from .harness import json_records, markdown_table, pyaerial_rules, read_results, write_results
 
 # %% auto #0
-__all__ = ['ROWS', 'WIDTHS', 'WIDTH_ROWS', 'TIMEOUT', 'MEMORY_MB', 'METHODS', 'BASELINES', 'scale_table', 'measured',
+__all__ = ['ROWS', 'WIDTHS', 'WIDTH_ROWS', 'TIMEOUT', 'MEMORY_MB', 'METHODS', 'STAGES', 'BASELINES', 'scale_table', 'measured',
            'run_aerial_nb', 'run_baseline', 'default_thresholds', 'baseline', 'recount', 'holds', 'scale_study',
            'growth_exponent', 'scale_table_md', 'write_scale', 'read_scale', 'plot_scale']
 
@@ -85,6 +86,9 @@ def _rules(path) -> pd.DataFrame:
     r = pd.read_parquet(path)
     return r.assign(antecedents=r.antecedents.map(frozenset), consequents=r.consequents.map(frozenset))
 
+# what aerial_nb's summary says of each run: seconds per stage, rows read per second, training
+STAGES = ('fit_s', 'scan_s', 'train_s', 'extract_s', 'total_s', 'rows_per_s', 'steps', 'training_rows')
+
 def run_aerial_nb(
     table,                      # a Parquet file
     folder,                     # where the rules are written
@@ -107,11 +111,23 @@ def _items(df: pd.DataFrame) -> tuple:
     codes = np.column_stack([df[c].cat.codes.to_numpy().astype(np.int32) + s for c, s in zip(df.columns, starts)])
     return codes, [f'{c}={v}' for c, cs in zip(df.columns, cats) for v in cs]
 
-def _concise(df: pd.DataFrame, ante: np.ndarray, cons: np.ndarray, t: dict) -> np.ndarray:
-    "(r,) bool: the rules `redundant` keeps, counted on the bit sets of the categorical table `df`."
+def _checked(
+    df: pd.DataFrame,   # the categorical table
+    ante: np.ndarray,   # (r, 2) antecedents as `_items` numbers them, padded with -1
+    cons: np.ndarray,   # (r,) consequents
+    t: dict,            # the checks' thresholds (`check_thresholds`)
+) -> np.ndarray:        # (r,) bool
+    ("The rules that pass every check of aerial_nb's default mode (`Checks.passes`: verified, informative, frequent, "
+     "significant, productive, better than their parents), counted on the bit sets of `df`.")
+    cats = [df[c].cat.categories for c in df.columns]
     codes = np.column_stack([df[c].cat.codes.to_numpy() for c in df.columns])
-    bits = code_bits(codes, [len(df[c].cat.categories) for c in df.columns])
-    return ~redundant(bits, ante, cons, t['margin'], t['z'], n_rows=len(df))
+    enc = Encoder(list(df.columns), [[str(v) for v in c] for c in cats])   # the items as `_items` numbers them
+    checks = Checks(code_bits(codes, [len(c) for c in cats]), enc, 2, n_rows=len(df), **t)
+    ok, size = np.zeros(len(cons), bool), (ante >= 0).sum(1)
+    for L in np.unique(size):                                  # the checks take one antecedent length at a time
+        rows = np.flatnonzero(size == L)
+        ok[rows] = checks.passes(np.sort(ante[rows, :L], 1), cons[rows])
+    return ok
 
 def _frame(names: list, ante: np.ndarray, cons: np.ndarray, support, confidence, lift) -> pd.DataFrame:
     names = np.array(names, dtype=object)
@@ -134,7 +150,7 @@ def _pyfim(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     nAC, nA, nC = (np.array([v[i] for _, _, v in found], np.int64) for i in range(3))
     keep = ((nA >= min_count(t['floor'], n)) & at_least(nAC, nA, t['min_confidence'])
             & at_least(n * nAC, nA * nC, t['min_lift'], high=np.inf))
-    keep[keep] = _concise(df, ante[keep], cons[keep], t)
+    keep[keep] = _checked(df, ante[keep], cons[keep], t)
     return _frame(names, ante[keep], cons[keep], nAC[keep] / n, nAC[keep] / nA[keep],
                   n * nAC[keep] / (nA[keep] * nC[keep]))
 
@@ -148,7 +164,7 @@ def _mlxtend(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     r = r[(r.consequents.map(len) == 1) & (r['antecedent support'] >= t['floor']) & (r.lift >= t['min_lift'])]
     ante = np.array([sorted(a) + [-1] * (2 - len(a)) for a in r.antecedents], np.int64).reshape(-1, 2)
     cons = np.array([next(iter(c)) for c in r.consequents], np.int64)
-    keep = _concise(df, ante, cons, t)
+    keep = _checked(df, ante, cons, t)
     return _frame(names, ante[keep], cons[keep], *(r[k].to_numpy()[keep] for k in ('support', 'confidence', 'lift')))
 
 def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
@@ -163,7 +179,7 @@ def run_baseline(
     method: str,        # a key of `BASELINES`
     table,              # a Parquet file
     out,                # where the rules are written (Parquet); a JSON file beside it gets the times
-    thresholds: dict,   # floor, min_confidence, min_lift, margin, z: aerial_nb's defaults, as `baseline` passes them
+    thresholds: dict,   # the checks' thresholds (`check_thresholds`): aerial_nb's defaults, as `baseline` passes them
 ):
     ("Read `table` into memory, mine it with `method`, write the rules and the times "
      "(run by `baseline`, in a process of its own).")
@@ -177,9 +193,8 @@ def run_baseline(
                                                               own_peak_mb=peak_memory_mb())))
 
 def default_thresholds() -> dict:
-    "aerial_nb's default thresholds (the rules chapter's): the question the exhaustive baselines are asked."
-    from aerial_nb.mining import FLOOR, MIN_CONFIDENCE, MIN_LIFT  # imports PyTorch: only where needed
-    return dict(floor=FLOOR, min_confidence=MIN_CONFIDENCE, min_lift=MIN_LIFT, margin=MARGIN, z=Z)
+    "aerial_nb's default thresholds (the quality chapter's checks): the question the exhaustive baselines are asked."
+    return check_thresholds()
 
 def baseline(
     method: str,                  # a key of `BASELINES`
@@ -275,10 +290,8 @@ def scale_study(
                     if rules is not None:
                         row.update(planted_score(rules, truth))
                         if method == 'aerial_nb':
-                            row.update(holds(table, rules),
-                                       **{k: m['summary'][k]
-                                          for k in ('fit_s', 'scan_s', 'train_s', 'propose_s', 'count_s', 'total_s',
-                                                    'steps', 'training_rows')})
+                            row.update(holds(table, rules), **{k: m['summary'][k] for k in STAGES},
+                                       paths='/'.join(p['path'] for p in m['summary']['paths']))
                         else: row.update(load_s=m['load_s'], mine_s=m['mine_s'])
                 if m['status'] != 'ok' and seed == 0: stopped.setdefault(method, []).append((r, f))
                 out.append(row)
@@ -318,11 +331,11 @@ def write_scale(
     "Save a scale study as `scale.json` (every run, the machine, the command) and `scale.md` (the table)."
     md = [markdown_table(scale_table_md(runs).astype({'rules': float, 'spurious': float}))]   # missing: nan
     nb = runs[(runs.method == 'aerial_nb') & (runs.seed == 0) & (runs.features == 50) & (runs.status == 'ok')]
-    if nb.rows.nunique() > 1 and {'fit_s', 'scan_s', 'count_s'} <= set(nb.columns):
+    if nb.rows.nunique() > 1 and {'fit_s', 'scan_s'} <= set(nb.columns):
         md.append("\naerial_nb (seed 0, 50 features): "
                   f"time grows as rows^{growth_exponent(nb.rows, nb.seconds):.2f} in all, "
-                  f"rows^{growth_exponent(nb.rows, nb.fit_s + nb.scan_s + nb.count_s):.2f} for the stages "
-                  "that read every row.")
+                  f"rows^{growth_exponent(nb.rows, nb.fit_s + nb.scan_s):.2f} for the two passes over the table "
+                  "(fitting the encoder, bit sets).")
     return write_results(folder, 'scale', 'Scale: time, memory and planted rules from 10^5 to 10^7 rows',
                          dict(runs=json_records(runs)), '\n'.join(md), note, _PACKAGES, created, machine)
 
