@@ -429,6 +429,8 @@ def _as_option(message: str, args, names: list) -> str:
     for k in set(THRESHOLDS + names):                                 # name=value, and two-word names (no prose)
         end = r'(=|\b)' if '_' in k else '(=)'
         message = re.sub(rf'(?<![-\w]){k}{end}', lambda m: '--' + k.replace('_', '-') + ' ' * (m[1] == '='), message)
+    data = getattr(args, 'data', None)                                # the table's problems name its file
+    if data and str(data) not in message: message = re.sub(r'\bthe table\b', f'the table {data}', message, count=1)
     if message.startswith('unknown column(s)'):                       # --drop, --categorical or --numeric
         named = [f"--{k}" for k in ('drop', 'categorical', 'numeric') if getattr(args, k, None)]
         return f"{' or '.join(named) or 'a column option'}: {message}"
@@ -462,6 +464,10 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
     # what the results files record
     args.command_line, args.t0 = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv), time.perf_counter()
     args.staged = []                                  # (temporary file or folder, its place): renamed by `main` at the end
+    for a in _subparser(ap, args.command)._actions:   # `--seed=--`: argparse leaves a list where a value belongs
+        v = getattr(args, a.dest, None)
+        if a.option_strings and ((a.nargs is None and isinstance(v, list)) or (a.nargs == '+' and v == [])):
+            raise InputError(f'{a.option_strings[-1]} needs a value, got --')
     _check_folders(args, ap)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', MiningWarning)
