@@ -429,11 +429,12 @@ def _as_option(message: str, args, names: list) -> str:
     for k in set(THRESHOLDS + names):                                 # name=value, and two-word names (no prose)
         end = r'(=|\b)' if '_' in k else '(=)'
         message = re.sub(rf'(?<![-\w]){k}{end}', lambda m: '--' + k.replace('_', '-') + ' ' * (m[1] == '='), message)
-    data = getattr(args, 'data', None)                                # the table's problems name its file
-    if data and str(data) not in message: message = re.sub(r'\bthe table\b', f'the table {data}', message, count=1)
     if message.startswith('unknown column(s)'):                       # --drop, --categorical or --numeric
         named = [f"--{k}" for k in ('drop', 'categorical', 'numeric') if getattr(args, k, None)]
         return f"{' or '.join(named) or 'a column option'}: {message}"
+    data = getattr(args, 'data', None)                                # the table's own problems name its file
+    if data and not message.startswith('--') and str(data) not in message:
+        message = re.sub(r"\bthe table\b(?!')", f'the table {data}', message, count=1)
     return message
 
 # %% ../nbs/12_cli.ipynb #e019c26e
