@@ -9,7 +9,7 @@ __all__ = ['FACE', 'MOVED', 'forward']
 # %% ../nbs/index.ipynb #5a11d808
 FACE = {   # public name -> the module that defines it
     **dict.fromkeys(['UCI_DATASETS', 'PAPER_DATASETS', 'load_uci', 'weather_beverage'], 'datasets'),
-    **dict.fromkeys(['Encoder', 'encode'], 'encoding'),
+    **dict.fromkeys(['Encoder', 'encode', 'transactions'], 'encoding'),
     **dict.fromkeys(['METRICS', 'Rules', 'rule_metrics', 'rule_text', 'rules_to_frame'], 'quality'),
     **dict.fromkeys(['describe', 'scan_table'], 'streaming'),
     **dict.fromkeys(['Model', 'train'], 'autoencoder'),
@@ -21,6 +21,7 @@ FACE = {   # public name -> the module that defines it
     **dict.fromkeys(['RuleExplorer', 'TestVectorWidget', 'plot_probs'], 'widgets'),
     **dict.fromkeys(['RuleSetExplorer', 'grouped_matrix', 'item_graph', 'scatter'], 'plots'),
     **dict.fromkeys(['RuleClassifier'], 'classifier'),
+    **dict.fromkeys(['covered', 'from_mlxtend', 'read_arules', 'to_arules', 'to_mlxtend'], 'interchange'),
 }
 __all__ = sorted(FACE)   # `from aerial_nb import *` gives the face
 

@@ -23,7 +23,7 @@ from fastcore.docments import docments
 from . import forward
 from .datasets import UCI_DATASETS
 from .encoding import fitted_encoder
-from .streaming import NA_VALUES, Source, describe, fit_table, open_table, peak_memory_mb
+from .streaming import NA_VALUES, Source, describe, fit_table, open_table, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, rule_text
 from .persist import (InputError, check_model_dir, check_out, check_writable, load_model, put_folder, stage_frame,
                                stage_model)
@@ -158,6 +158,10 @@ def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
     if encoding: add_options(p, fitted_encoder, ENCODING)
+    if p.prog.split()[-1] in ('mine', 'itemsets'):
+        p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP',
+                       help="the file holds one basket per line, its items separated by SEP (default ','): transactions, "
+                            "whose items are there or not")
 
 # %% ../nbs/12_cli.ipynb #fc307be8
 COMMANDS = 'aerial_nb.commands'   # the entry-point group of the commands other packages add to `aerial-nb`
@@ -356,10 +360,17 @@ def _report(s, frame: pd.DataFrame):
         print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, "
               f"lift {r.lift:.3f})")
 
+# %% ../nbs/12_cli.ipynb #a782e83e
+def _data(args):
+    "The table a mining command reads: the path, or with --baskets the file's baskets."
+    if getattr(args, 'baskets', None) is None: return args.data
+    if args.dask: raise InputError('--baskets: the baskets are read here, not on a cluster; leave out --dask')
+    return read_baskets(args.data, args.baskets)
+
 # %% ../nbs/12_cli.ipynb #662533f5
 def _mine(args) -> dict:
     client = _before(args)
-    frame = mine(args.data, **typed(args, MINE), **typed(args, THRESHOLDS), **_reading(args), client=client,
+    frame = mine(_data(args), **typed(args, MINE), **typed(args, THRESHOLDS), **_reading(args), client=client,
                  keep_model=bool(args.save_model))
     _stage(args, frame, frame.attrs['model'])
     s = frame.attrs['summary']
@@ -370,7 +381,7 @@ def _mine(args) -> dict:
 # %% ../nbs/12_cli.ipynb #27ca868d
 def _itemsets(args) -> dict:
     client = _before(args)
-    sets = mine_itemsets(args.data, **typed(args, ITEMSETS), **_reading(args), client=client)
+    sets = mine_itemsets(_data(args), **typed(args, ITEMSETS), **_reading(args), client=client)
     _stage(args, sets)
     s = sets.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()

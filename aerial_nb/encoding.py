@@ -18,7 +18,7 @@ from . import forward
 # %% auto #0
 __all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'check_names', 'check_flag', 'check_number',
            'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder', 'ColumnFit', 'column_fits',
-           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode']
+           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -636,6 +636,68 @@ def from_dict(cls: Encoder, d: dict) -> Encoder:
             raise ValueError(f'not an encoder description: the edges of {f!r} must be {len(bins) + 1} increasing '
                              f'numbers, one more than its {len(bins)} bins; got {_shown(e)}')
     return cls(feats, cats, {f: np.asarray(e, float) for f, e in edges.items()}, missing)
+
+# %% ../nbs/02_encoding.ipynb #685fadf9
+def _present(on: np.ndarray) -> pd.Categorical:
+    "A presence column: the category '1' where `on`, missing elsewhere, one byte per cell."
+    return pd.Categorical.from_codes(np.where(on, 0, -1).astype(np.int8), ['1'])
+
+# %% ../nbs/02_encoding.ipynb #01e9d6af
+def _baskets(data) -> tuple:
+    "(rows, item names, (row, item) index pairs) of a list of baskets; each basket a list (set, tuple) of item names."
+    rows, index = [], {}
+    for r, basket in enumerate(data):
+        if isinstance(basket, (str, bytes)) or not hasattr(basket, '__iter__'):
+            raise TypeError(f'data: a basket must be a list of item names, got {_shown(basket)} (basket {r})')
+        for x in basket:
+            if not isinstance(x, (str, int, np.integer)) or isinstance(x, bool):
+                raise TypeError(f'data: an item must be a name (text or a whole number), got {_shown(x)} in basket {r}')
+            rows.append((r, index.setdefault(str(x), len(index))))
+    return r + 1 if rows or data else 0, list(index), np.array(rows, np.int64).reshape(-1, 2)
+
+# %% ../nbs/02_encoding.ipynb #87adafd7
+def is_transactions(data) -> bool:
+    "Whether `data` is a list of baskets, an all-boolean DataFrame or a scipy sparse matrix (`transactions` reads it)."
+    if isinstance(data, pd.DataFrame): return len(data.columns) > 0 and all(pd.api.types.is_bool_dtype(t) for t in data.dtypes)
+    return isinstance(data, (list, tuple)) or hasattr(data, 'tocsc')
+
+# %% ../nbs/02_encoding.ipynb #e3cc97b2
+def _zero_one(s: pd.Series) -> bool:
+    "Whether a column holds only 0/1 or True/False (and no missing cell)."
+    v = s.to_numpy()
+    return not s.isna().any() and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
+
+# %% ../nbs/02_encoding.ipynb #47e97e39
+def transactions(
+    data,           # a list of baskets (lists of item names), an all-boolean DataFrame, a scipy sparse 0/1 matrix, or a table
+    columns=None,   # names of a sparse matrix's columns (default i0, i1, ...)
+    presence=None,  # a table's 0/1 (or boolean) columns to read as present/absent (True: every such column)
+) -> pd.DataFrame:  # present items hold '1', absent ones are missing (no item under `missing='absent'`)
+    "Transactions as a table whose only items are the items present: `item=1`, never `item=0`."
+    if isinstance(data, pd.DataFrame) and not is_transactions(data):
+        cols = [c for c in data.columns if _zero_one(data[c])] if presence is True else check_names(presence, 'presence')
+        if not cols: return data
+        unknown = [c for c in cols if c not in data.columns]
+        if unknown: raise KeyError(f'presence: unknown column(s) {unknown}')
+        bad = [c for c in cols if not _zero_one(data[c])]
+        if bad: raise ValueError(f'presence: column {bad[0]!r} holds values other than 0/1 (or True/False)')
+        return data.assign(**{str(c): _present(data[c].to_numpy() == 1) for c in cols})
+    if isinstance(data, pd.DataFrame):
+        return pd.DataFrame({str(c): _present(data[c].to_numpy()) for c in data.columns}, index=data.index)
+    if hasattr(data, 'tocsc'):
+        m = data.tocsc()
+        names = [f'i{j}' for j in range(m.shape[1])] if columns is None else [str(c) for c in check_names(columns, 'columns')]
+        if len(names) != m.shape[1]: raise ValueError(f'columns: {len(names)} names for a matrix of {m.shape[1]} columns')
+        if m.nnz and not np.isin(m.data, (0, 1)).all(): raise ValueError('data: a sparse matrix of transactions holds 0s and 1s only')
+        out = {}
+        for j, name in enumerate(names):
+            on = np.zeros(m.shape[0], bool); on[m.indices[m.indptr[j]:m.indptr[j + 1]][m.data[m.indptr[j]:m.indptr[j + 1]] != 0]] = True
+            out[name] = _present(on)
+        return pd.DataFrame(out)
+    if not isinstance(data, (list, tuple)): raise TypeError(f'data must be baskets, a DataFrame or a sparse matrix, got {_shown(data)}')
+    n, names, pairs = _baskets(data)
+    on = np.zeros((len(names), n), bool); on[pairs[:, 1], pairs[:, 0]] = True
+    return pd.DataFrame({name: _present(on[j]) for j, name in enumerate(names)}, index=pd.RangeIndex(n))
 
 # %% ../nbs/02_encoding.ipynb #a5473a41
 __getattr__ = forward(__name__, dict.fromkeys(['UCI_DATASETS', 'PAPER_DATASETS', 'UCITable', 'load_uci',

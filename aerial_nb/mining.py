@@ -15,7 +15,8 @@ from fastcore.meta import delegates
 from statistics import NormalDist
 from tqdm import tqdm
 
-from .encoding import Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number
+from .encoding import (Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
+                                is_transactions, transactions)
 from .bitsets import (BitTable, as_bits, code_bits, cooccurrence, itemset_counts, min_count, pad_sets,
                                row_ids)
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts, Rules,
@@ -845,6 +846,7 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
           client, check) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
     options = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {}))
+    if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     if client is None:
         return scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, **options)
     from aerial_nb.cluster import scan_cluster          # Dask is imported only when a cluster is asked for
@@ -853,7 +855,8 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
 def mine(
-    data,                         # a DataFrame; a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
+    data,                         # a DataFrame; baskets, a boolean frame or a sparse matrix (`transactions`); a CSV or Parquet
+                                  # file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
     max_antecedents: int = None,  # a: longest antecedent (default 2; 1 on a table of two features)
     method: str = 'auto',         # 'auto' (exact where affordable, the model's proposals elsewhere), 'exact' or 'model'
     target=None,                  # class column(s): classification rules

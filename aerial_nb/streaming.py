@@ -21,7 +21,7 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
            'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table', 'describe']
+           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -498,3 +498,20 @@ def describe(
                         'category': [c for cs in enc.categories for c in cs], 'rows': counts, 'share': counts / s.n_rows})
     out.attrs.update(rows=s.n_rows, missing=s.stats['missing'], encoder=enc)
     return out
+
+# %% ../nbs/04_streaming.ipynb #cff5d096
+def read_baskets(
+    path,            # a text file (plain or gzip, bz2, xz, zip-compressed): one basket per line
+    sep: str = ',',  # what separates the items of a basket
+) -> list:           # a list of baskets, each the list of its items (blank items dropped; an empty line an empty basket)
+    "Baskets from a file of one transaction per line, the way arules' `read.transactions(format='basket')` reads them."
+    name = str(path)
+    if not isinstance(sep, str) or not sep: raise ValueError(f'sep must be a non-empty text, got {sep!r}')
+    if not Path(path).is_file(): raise FileNotFoundError(f'no such file: {name}')
+    kind, _ = _head(path, name)
+    try:
+        with _opened(path, kind, name) as f: text = f.read().decode('utf-8')
+    except UnicodeDecodeError as e: raise ValueError(f'{name} is not UTF-8 text (byte {e.start})') from None
+    lines = text.splitlines()
+    while lines and not lines[-1].strip(): lines.pop()
+    return [[x.strip() for x in line.split(sep) if x.strip()] for line in lines]

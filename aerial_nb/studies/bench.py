@@ -24,29 +24,30 @@ def _arguments(p):
                         "or time, memory and planted rules from 10^5 to 10^7 rows (scale)")
     p.add_argument('--datasets', nargs='+', default=None, metavar='NAME',
                    help="UCI datasets (default: the paper's five, " + ', '.join(PAPER_DATASETS) + '; trust: all ten)')
-    p.add_argument('--seeds', type=whole_number(1), default=None,
+    p.add_argument('--seeds', type=whole_number(1, 1000), default=None,
                    help='rule-quality (default 1), trust (default 5) and scale (default 1): '
                         'runs of each stochastic method')
-    p.add_argument('--folds', type=whole_number(2), default=10,
+    p.add_argument('--folds', type=whole_number(2, 1000), default=10,
                    help='classification and support-sweep: cross-validation folds')
-    p.add_argument('--repeat', type=whole_number(1), default=3,
+    p.add_argument('--repeat', type=whole_number(1, 1000), default=3,
                    help='speed: runs of each neural method (the fastest counts)')
     p.add_argument('--slow', action='store_true',
-                   help="the paper's full budgets (50,000 evaluations; BRL's full chains)")
+                   help="the full budgets (rule-quality: the paper's 50,000 evaluations; classification: BRL's chains "
+                        "and CORELS's queue of SETTINGS)")
     p.add_argument('--results', default='results', metavar='DIR',
                    help='folder for the results files (JSON and markdown)')
     p.add_argument('--data-dir', default=None,
                    help='another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)')
     p.add_argument('--json', action='store_true', help='print the summary table as JSON')
-    p.add_argument('--rows', nargs='+', type=whole_number(1), default=None, metavar='N',
+    p.add_argument('--rows', nargs='+', type=whole_number(1, 10**10), default=None, metavar='N',
                    help='scale: rows of the tables of 50 features (default 100000 1000000 10000000)')
-    p.add_argument('--features', nargs='+', type=whole_number(30), default=None, metavar='K',
+    p.add_argument('--features', nargs='+', type=whole_number(30, 10**6), default=None, metavar='K',
                    help='scale: features of the tables of --width-rows rows (default 50 100 200)')
-    p.add_argument('--width-rows', type=whole_number(1), default=1_000_000, metavar='N',
+    p.add_argument('--width-rows', type=whole_number(1, 10**10), default=1_000_000, metavar='N',
                    help='scale: rows of the tables of --features features')
     p.add_argument('--methods', nargs='+', choices=['aerial_nb', 'pyfim', 'mlxtend', 'pyaerial'], default=None,
                    metavar='NAME', help='scale: what to run (default all: aerial_nb pyfim mlxtend pyaerial)')
-    p.add_argument('--timeout', type=whole_number(1), default=600, metavar='S',
+    p.add_argument('--timeout', type=whole_number(1, 10**7), default=600, metavar='S',
                    help='scale: seconds before a run is stopped')
     p.add_argument('--tables', default=None, metavar='DIR',
                    help='scale: folder where the synthetic tables are written and kept (default: a temporary folder)')
@@ -63,7 +64,7 @@ def _bench(args) -> dict:
         if args.study == 'trust':
             from aerial_nb.studies.trust import trust_study, trust_table, write_trust
             rows = trust_study(args.datasets, seeds=args.seeds or 5, data_dir=args.data_dir, progress=not args.json)
-            table = trust_table(rows)[['strong', 'rules', 'recall', 'precision', 'informative', 'concise',
+            table = trust_table(rows)[['exact', 'strong', 'rules', 'recall', 'precision', 'strong_recall',
                                        'stability', 'seconds']]
             paths = write_trust(rows, args.results, note=args.command_line)
         elif args.study == 'rule-quality':
