@@ -1,0 +1,32 @@
+"""The classifier comparison: RuleClassifier and scikit-learn's decision tree fold by fold, beside CBA, BRL and CORELS.
+
+    python benchmarks/bench_classifiers.py [--datasets NAME ...] [--out DIR]
+
+Runs `aerial_nb.studies.classifiers.classifier_study` (the paper's five tables, ten stratified folds, seed 0: the
+classification study's folds) and writes `classifiers.json` and `classifiers.md` into `--out`, the rule learners'
+accuracies read from the classification study's committed `classification.json` there. Needs the `sklearn` extra.
+"""
+import argparse, shlex, sys
+from pathlib import Path
+
+from aerial_nb.studies.classifiers import classifier_study, write_classifiers
+from aerial_nb.studies.harness import read_results
+
+OUT = Path(__file__).resolve().parents[1]/'nbs'/'studies'/'results'
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--datasets', nargs='+', default=None, help='tables (default: the paper\'s five)')
+    ap.add_argument('--out', default=str(OUT), help='folder of the results files')
+    a = ap.parse_args(argv)
+    runs = classifier_study(a.datasets)
+    known = Path(a.out)/'classification.json'
+    paths = write_classifiers(runs, a.out, read_results(known) if known.exists() else None,
+                              note=('python benchmarks/bench_classifiers.py ' + shlex.join(argv)).strip())
+    print(paths[1].read_text())
+
+
+if __name__ == '__main__':
+    main()
