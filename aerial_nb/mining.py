@@ -19,9 +19,9 @@ from .encoding import (Encoder, check_choice, check_encoder_options, check_flag,
                                 is_transactions, transactions)
 from .bitsets import (BitTable, as_bits, code_bits, cooccurrence, itemset_counts, min_count, pad_sets,
                                row_ids)
-from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts, Rules,
-                               check_antecedents, check_length, check_tau, check_thresholds, check_training, data_bits, fisher_greater,
-                               itemset_frame, rule_counts, rule_set_summary)
+from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
+                               Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
+                               data_bits, fisher_greater, itemset_frame, rule_counts, rule_set_summary, rule_text)
 from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -264,23 +264,23 @@ def model_level(
     from aerial_nb.extraction import outputs
     fo, n, counts, D = checks.fo, checks.n, checks.counts, len(checks.fo)
     gate = np.maximum(checks.th['min_confidence'], checks.th['min_lift'] * counts / n) - margin
-    cand, nxt = [], []
-    for s0, _, p, _ in outputs(model, sets, memory_mb):
+    parts, nxt, sups, counted = [], [], [], 0
+    for s0, _, p, _ in outputs(model, sets, memory_mb):       # each chunk counted at once: memory stays bounded
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
-        cand.append(np.column_stack([r + s0, c]))
+        nA, nC, nAC = rule_counts(checks.bits, sets[s][r], c, n)
+        ok = checks.thresholds(nA, nAC, nC)
+        parts.append(RuleCounts(sets[s][r][ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
         if grow is not None:
             r, j = np.nonzero((support[s][:, None] * (p + margin) >= checks.floor) & grow & ~own
                               & (np.arange(D) > sets[s][:, -1:]))
-            nxt.append(np.column_stack([sets[s][r], j]))
-    r, c = np.concatenate(cand).T if cand else np.zeros((2, 0), np.int64)
-    nA, nC, nAC = rule_counts(checks.bits, sets[r], c, n)
-    ok = checks.thresholds(nA, nAC, nC)
-    rules = RuleCounts(sets[r][ok], c[ok], nA[ok], nAC[ok])
+            ext = np.column_stack([sets[s][r], j])
+            sup = itemset_counts(checks.bits, ext, n_rows=n) if len(ext) else np.zeros(0, np.int64)
+            nxt.append(ext[sup >= checks.floor]); sups.append(sup[sup >= checks.floor])
     nxt = np.concatenate(nxt) if nxt else np.zeros((0, sets.shape[1] + 1), np.int64)
-    sup = itemset_counts(checks.bits, nxt, n_rows=n) if len(nxt) else np.zeros(0, np.int64)
-    return rules, nxt[sup >= checks.floor], sup[sup >= checks.floor], len(r)
+    sup = np.concatenate(sups) if sups else np.zeros(0, np.int64)
+    return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted
 
 # %% ../nbs/08_mining.ipynb #c669c7da
 EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exactly (a few seconds on two cores)
@@ -430,6 +430,13 @@ def _reading_facts(facts: dict) -> dict:
     return dict({k: v for k, v in facts.items() if k in names},
                 cluster={k: facts[k] for k in _CLUSTER if k in facts} or None)
 
+# %% ../nbs/08_mining.ipynb #0e73eab3
+def _down(x: float) -> float:
+    "`x` rounded down to three decimals, or to two significant digits when smaller (a share of rows never becomes 0)."
+    if x <= 0: return 0.0
+    d = max(3, 1 - math.floor(math.log10(x)))
+    return math.floor(x * 10**d) / 10**d
+
 # %% ../nbs/08_mining.ipynb #b11570f4
 def _loosen(checks: Checks, a: int, c: int, tries: int = 3) -> dict:
     "The thresholds that, changed together, let the rule a -> c pass, verified by counting it again ({} if none found)."
@@ -438,15 +445,15 @@ def _loosen(checks: Checks, a: int, c: int, tries: int = 3) -> dict:
         now = checks.relaxed(**change)
         r = RuleCounts(np.array([[a]]), np.array([c]), now.counts[[a]], rule_counts(now.bits, [[a]], [c], now.n)[2])
         conf, n, nC = r.nAC[0] / r.nA[0], now.n, now.counts[c]
-        if r.nAC[0] < now.need: change['min_support'] = math.floor(r.nAC[0] / n * 1e4) / 1e4
-        elif conf < now.th['min_confidence'] - 1e-12: change['min_confidence'] = math.floor(conf * 1e3) / 1e3
-        elif not now.thresholds(r.nA, r.nAC, [nC])[0]: change['min_lift'] = math.floor(n * conf / nC * 1e3) / 1e3
+        if r.nAC[0] < now.need: change['min_support'] = _down(r.nAC[0] / n)
+        elif conf < now.th['min_confidence'] - 1e-12: change['min_confidence'] = _down(conf)
+        elif not now.thresholds(r.nA, r.nAC, [nC])[0]: change['min_lift'] = _down(n * conf / nC)
         else:
             why = now.drops(r)[0]
             if why is None: return change
             if why != 'significance' and why != 'floor': return {}
             p = fisher_greater(r.nAC, r.nA, [nC], n)[0]
-            change.update({'floor': math.floor(r.nA[0] / n * 1e3) / 1e3} if why == 'floor' else
+            change.update({'floor': _down(r.nA[0] / n)} if why == 'floor' else
                           {'alpha': min(1.0, float(f'{p * now.depth * now.spaces[0] * 1.01:.2g}'))})
     return change if now.relaxed(**change).passes([[a]], [c])[0] else {}
 
@@ -924,6 +931,34 @@ def mine(
     out.attrs['summary'] = summary
     out.attrs['model'] = model
     return out
+
+# %% ../nbs/08_mining.ipynb #6310ca6f
+@patch
+def text(self: Summary,
+    rules: pd.DataFrame = None,   # the rules it describes, to list the shortest and most confident of them
+    show: int = 20,               # rules listed at most
+) -> str:
+    "The summary as a short report: what was found, how each length was mined, what the checks removed, then the rules."
+    s = self
+    head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
+    lines = [head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
+                     + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]
+    lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted" for p in s.paths]
+    removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
+    if removed: lines.append(f'removed by the checks: {removed}')
+    lines.append(('not trained (no length needed the model)' if s.stop == 'not trained' else
+                  f"trained {s.steps} steps on {'a sample of ' + format(s.training_rows, ',') + ' rows' if s.sampled else 'every row'}"
+                  f", stopped: {s.stop}" + (f', distance {s.distance:.4f}' if s.distance is not None else '')
+                  + f' ({s.train_s:.2f}s)')
+                 + f"; read in {s.passes} passes ({s.fit_s + s.scan_s:.2f}s, {s.rows_per_s:,.0f} rows/s); mined in {s.extract_s:.2f}s"
+                 + f"; {s.total_s:.2f}s in all; peak memory {s.peak_memory_mb:,.0f} MB")
+    if s.near_constant:
+        lines.append('near-constant features, left out: ' + ', '.join(f'{f} ({v:.0%} one value)' for f, v in s.near_constant.items()))
+    if rules is not None and len(rules):
+        top = rules.assign(size=rules.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(show)
+        lines += [f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, "
+                  f"lift {r.lift:.3f})" for r in top.itertuples()]
+    return '\n'.join(lines)
 
 # %% ../nbs/08_mining.ipynb #ea0db722
 def find_itemsets(
