@@ -11,7 +11,7 @@ FACE = {   # public name -> the module that defines it
     **dict.fromkeys(['UCI_DATASETS', 'PAPER_DATASETS', 'load_uci', 'weather_beverage'], 'datasets'),
     **dict.fromkeys(['Encoder', 'encode', 'transactions'], 'encoding'),
     **dict.fromkeys(['METRICS', 'Rules', 'rule_metrics', 'rule_text', 'rules_to_frame'], 'quality'),
-    **dict.fromkeys(['describe', 'scan_table'], 'streaming'),
+    **dict.fromkeys(['describe', 'read_baskets', 'read_table', 'scan_table'], 'streaming'),
     **dict.fromkeys(['Model', 'train'], 'autoencoder'),
     **dict.fromkeys(['class_rules', 'extract_rules', 'frequent_itemsets', 'top_k', 'verify'], 'extraction'),
     **dict.fromkeys(['MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'find_itemsets', 'find_rules',

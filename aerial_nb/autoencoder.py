@@ -20,7 +20,7 @@ from .quality import check_training
 # %% auto #0
 __all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS',
            'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble', 'Model',
-           'masked_rows', 'training_budget', 'train']
+           'masked_rows', 'training_budget', 'usable_device', 'train']
 
 # %% ../nbs/06_network.ipynb #01b4fabe
 def feature_softmax(
@@ -383,6 +383,17 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
                               'budget' if until is not None else 'steps')
                 return model
 
+# %% ../nbs/06_network.ipynb #b5ffbd12
+def usable_device(
+    device,   # a torch device or its name: cpu, cuda, cuda:1, mps, ...
+) -> torch.device:
+    "The torch device `device`, refused in one line when it is no device name or this machine cannot use it."
+    check_training(device=device)
+    try: d = torch.device(device); torch.zeros(1, device=d).cpu()
+    except Exception as e:                          # torch's errors vary by device kind (AssertionError, RuntimeError, ...)
+        raise ValueError(f'device {str(device)!r} cannot be used: {(str(e).splitlines() or [""])[0][:100]}') from None
+    return d
+
 # %% ../nbs/06_network.ipynb #61e1c3cf
 def train(
     X,                      # (n, D) one-hot rows from `encoder.transform`, or (n, k) integer codes from `encoder.codes`
@@ -411,9 +422,7 @@ def train(
     lr, weight_decay, noise = o['lr'], o['weight_decay'], o['noise']
     check_flag(progress, 'progress'); check_flag(paper, 'paper')
     if until is not None and not callable(until): raise TypeError(f'until must be a function of the model, got {until!r}')
-    try: device = torch.device(device); torch.zeros(1, device=device)
-    except Exception as e:                          # torch's errors vary by device kind (AssertionError, RuntimeError, ...)
-        raise ValueError(f'device {str(device)!r} cannot be used: {(str(e).splitlines() or [""])[0][:100]}') from None
+    device = usable_device(device)
     if paper:
         s = {**default_training(len(X), encoder.n_items),
              **{k: v for k, v in dict(layers=layers, epochs=epochs, batch_size=batch_size).items() if v is not None}}

@@ -24,39 +24,14 @@ from . import forward
 from .datasets import UCI_DATASETS
 from .encoding import fitted_encoder
 from .streaming import NA_VALUES, Source, describe, fit_table, open_table, peak_memory_mb, read_baskets
-from .quality import TRAINING_LIMITS, check_thresholds, rule_text
+from .quality import TRAINING_LIMITS, check_thresholds, rule_text, check_training
 from .persist import (InputError, check_model_dir, check_out, check_writable, load_model, put_folder, stage_frame,
                                stage_model)
 from .mining import METHODS, MiningWarning, mine, mine_itemsets, verify_rule
 
 # %% auto #0
-__all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'open_input', 'read_table',
-           'whole_number', 'add_options', 'typed', 'Command', 'added_commands', 'build_parser', 'check_device', 'main',
-           'cli']
-
-# %% ../nbs/12_cli.ipynb #f007c37b
-def open_input(
-    spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
-    data_dir: str = None, # another copy of the UCI tables, for `uci:NAME`
-    na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
-) -> Source:              # the table, read a batch of rows at a time (see the streaming chapter)
-    "The table named on the command line, or a one-line `InputError` saying why it cannot be read."
-    try: return open_table(spec, data_dir, na_values)
-    except KeyError as e: raise InputError(str(e.args[0])) from None
-    except (FileNotFoundError, ConnectionError, ValueError) as e: raise InputError(str(e)) from None
-
-# %% ../nbs/12_cli.ipynb #540d6cf0
-def read_table(
-    spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
-    data_dir: str = None, # another copy of the UCI tables, for `uci:NAME`
-    na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
-) -> pd.DataFrame:        # the table; `attrs['missing']` maps each spelling to the number of cells it made missing
-    "The whole table named by `spec`, in memory (`mine`, `itemsets` and `info` read it in batches instead)."
-    source = open_input(spec, data_dir, na_values)
-    if source.csv: fit_table(source)                          # a first pass finds the columns that hold numbers
-    df = pd.concat(list(source.batches(count=not source.csv)), ignore_index=True)
-    df.attrs['missing'] = dict(source.missing)
-    return df
+__all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options',
+           'typed', 'Command', 'added_commands', 'build_parser', 'main', 'cli']
 
 # %% ../nbs/12_cli.ipynb #aefe2787
 def whole_number(
@@ -291,24 +266,6 @@ def _check_folders(args, ap: argparse.ArgumentParser):
 # %% ../nbs/12_cli.ipynb #71e166b9
 def _line(e: BaseException) -> str: return (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
 
-# %% ../nbs/12_cli.ipynb #50fec59b
-def check_device(
-    name: str,                # a torch device: cpu, cuda, cuda:1, mps, ...
-    option: str = '--device', # the option's name, for the error message
-):
-    "The torch device `name`, refused in one line when torch does not know it or this machine cannot use it."
-    import torch
-    try: dev = torch.device(name)
-    except RuntimeError:
-        raise InputError(f'{option} {name!r} is not a device name (cpu, cuda, cuda:1, mps, ...)') from None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            torch.zeros(1, device=dev).cpu()
-    # torch's errors vary by device kind
-    except Exception as e: raise InputError(f'{option} {name}: this machine cannot use it ({_line(e)})') from None
-    return dev
-
 # %% ../nbs/12_cli.ipynb #837b6584
 def _before(args):
     ("What a mining command checks before reading anything: its outputs, the seeds its models take, the device; "
@@ -319,7 +276,10 @@ def _before(args):
     if args.data == '': raise InputError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                          'uci:NAME or demo')
     _check_outputs(args)
-    if 'device' in args: check_device(args.device)
+    if 'device' in args and args.device != 'cpu':                # a device this machine cannot use, before any reading
+        from aerial_nb.autoencoder import usable_device
+        usable_device(args.device)
+    elif 'device' in args: check_training(device=args.device)
     if not args.dask: return None
     if (args.data == 'demo' or args.data.startswith('uci:')
             or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq'))):
@@ -337,29 +297,6 @@ def _reading(args) -> dict:
     return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet,
                 encoder_options=typed(args, ENCODING))
 
-# %% ../nbs/12_cli.ipynb #455f70b8
-def _report(s, frame: pd.DataFrame):
-    "The text report of `mine`: what was found, how each length was mined, what the checks removed, then the rules."
-    head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
-    print(head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
-                  + ('; the 20 shortest and most confident below, --out writes all' if s.rules > 20 else '')
-                  if s.rules else ''))
-    for p in s.paths: print(f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted")
-    removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
-    if removed: print(f'removed by the checks: {removed}')
-    print(('not trained (no length needed the model)' if s.stop == 'not trained' else
-           f"trained {s.steps} steps on {'a sample of ' + format(s.training_rows, ',') + ' rows' if s.sampled else 'every row'}"
-           f", stopped: {s.stop}" + (f', distance {s.distance:.4f}' if s.distance is not None else '')
-           + f' ({s.train_s:.2f}s)')
-          + f"; read in {s.passes} passes ({s.fit_s + s.scan_s:.2f}s, {s.rows_per_s:,.0f} rows/s); mined in {s.extract_s:.2f}s"
-          + f"; {s.total_s:.2f}s in all; peak memory {s.peak_memory_mb:,.0f} MB")
-    if s.near_constant:
-        print('near-constant features, left out: ' + ', '.join(f'{f} ({v:.0%} one value)' for f, v in s.near_constant.items()))
-    show = (frame.assign(size=frame.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(20))
-    for r in show.itertuples():
-        print(f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, "
-              f"lift {r.lift:.3f})")
-
 # %% ../nbs/12_cli.ipynb #a782e83e
 def _data(args):
     "The table a mining command reads: the path, or with --baskets the file's baskets."
@@ -375,7 +312,7 @@ def _mine(args) -> dict:
     _stage(args, frame, frame.attrs['model'])
     s = frame.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()     # the whole command, writing included
-    if not args.json: _report(s, frame)
+    if not args.json: print(s.text(frame) + ('\n--out writes them all' if s.rules > 20 and args.out is None else ''))
     return s.to_dict()
 
 # %% ../nbs/12_cli.ipynb #27ca868d
@@ -556,5 +493,5 @@ def cli():
     sys.exit(main())
 
 # %% ../nbs/12_cli.ipynb #b300d603
-__getattr__ = forward(__name__, dict.fromkeys(['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'save_model', 'write_frame'],
-                                              'persist'))
+__getattr__ = forward(__name__, {**dict.fromkeys(['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'save_model', 'write_frame'],
+                                                 'persist'), 'read_table': 'streaming'})

@@ -247,7 +247,7 @@ def load_model(
     "Load a model saved by `save_model`, refusing any that is damaged or was changed after saving."
     from safetensors import SafetensorError
     from safetensors.torch import load
-    from aerial_nb.autoencoder import AutoEncoder, Ensemble, Model
+    from aerial_nb.autoencoder import AutoEncoder, Ensemble, Model, usable_device
     if not isinstance(path, (str, os.PathLike)): raise TypeError(f'path must be the path of a model folder, got {path!r}'[:200])
     if not str(path).strip(): raise InputError(f'path is empty ({str(path)!r}): give the folder of a saved model')
     if not isinstance(device, str) or not device.strip(): raise TypeError(f'device must be a torch device name (cpu, cuda, ...), got {device!r}')
@@ -279,9 +279,7 @@ def load_model(
         raise InputError(f'{path}/weights.safetensors is damaged: {e}') from None
     _check_weights(weights, net, path)
     net.load_state_dict(weights)
-    try: net = net.to(device)
-    except Exception as e:                          # torch's errors vary by device kind (AssertionError, RuntimeError, ...)
-        raise ValueError(f'device {device!r} cannot be used: {(str(e).splitlines() or [""])[0][:100]}') from None
+    net = net.to(usable_device(device))
     return Model(net.eval(), enc, meta['history'], meta['settings'], meta.get('stop'))
 
 # %% ../nbs/11_persist.ipynb #24bf38e8

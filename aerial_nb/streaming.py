@@ -21,7 +21,7 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
            'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_baskets']
+           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -498,6 +498,19 @@ def describe(
                         'category': [c for cs in enc.categories for c in cs], 'rows': counts, 'share': counts / s.n_rows})
     out.attrs.update(rows=s.n_rows, missing=s.stats['missing'], encoder=enc)
     return out
+
+# %% ../nbs/04_streaming.ipynb #540d6cf0
+def read_table(
+    spec: str,            # a CSV or Parquet file, a folder of Parquet files or a glob, `uci:NAME`, or `demo`
+    data_dir: str = None, # another copy of the UCI tables, for `uci:NAME`
+    na_values=None,       # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
+) -> pd.DataFrame:        # the table; `attrs['missing']` maps each spelling to the number of cells it made missing
+    "The whole table named by `spec`, in memory (`mine`, `itemsets` and `info` read it in batches instead)."
+    source = open_table(spec, data_dir, na_values)
+    if source.csv: fit_table(source)                          # a first pass finds the columns that hold numbers
+    df = pd.concat(list(source.batches(count=not source.csv)), ignore_index=True)
+    df.attrs['missing'] = dict(source.missing)
+    return df
 
 # %% ../nbs/04_streaming.ipynb #cff5d096
 def read_baskets(
