@@ -13,21 +13,19 @@ def _quit_quietly(signum, frame):
 if os.path.basename(getattr(sys.modules.get('__main__'), '__file__', None) or '').startswith('aerial-nb'):
     signal.signal(signal.SIGINT, _quit_quietly)           # the `aerial-nb` script, before its imports
 
-import argparse, contextlib, functools, inspect, io, json, math, re, shlex, shutil, threading, time, traceback, warnings
+import argparse, contextlib, functools, inspect, io, json, math, re, shlex, threading, time, traceback, warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-import pandas as pd
 from fastcore.docments import docments
 
 from . import forward
 from .datasets import UCI_DATASETS
 from .encoding import fitted_encoder
-from .streaming import NA_VALUES, Source, describe, fit_table, open_table, peak_memory_mb, read_baskets
-from .quality import TRAINING_LIMITS, check_thresholds, rule_text, check_training
-from .persist import (InputError, check_model_dir, check_out, check_writable, load_model, put_folder, stage_frame,
-                               stage_model)
-from .mining import METHODS, MiningWarning, mine, mine_itemsets, verify_rule
+from .streaming import NA_VALUES, describe, peak_memory_mb, read_baskets
+from .quality import TRAINING_LIMITS, check_thresholds, check_training
+from .persist import InputError, Outputs, check_writable, load_model
+from .mining import METHODS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
 # %% auto #0
 __all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options',
@@ -43,9 +41,8 @@ def whole_number(
         try: v = int(text)
         except ValueError: v = None
         if v is None or v < lo or (hi is not None and v > hi):
-            raise argparse.ArgumentTypeError('must be a whole number '
-                                             f'{f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"}, '
-                                             f'got {text!r}')
+            span = f'from {lo} to {hi}' if hi is not None else f'of at least {lo}'
+            raise argparse.ArgumentTypeError(f'must be a whole number {span}, got {text!r}')
         return v
     return whole
 
@@ -72,7 +69,6 @@ def _bins(text: str):
     return text if text == 'auto' else whole_number(1)(text)
 
 # %% ../nbs/12_cli.ipynb #82ed3fd7
-_LIST = dict(nargs='+', metavar='NAME')
 TYPES = {   # how a library parameter reads on the command line (argparse keywords), by its name
     **dict.fromkeys(['max_antecedents', 'max_length', 'top_k', 'sample_rows', 'max_categories', 'max_codes', 'max_distinct'],
                     dict(type=whole_number(1))),
@@ -167,8 +163,7 @@ def added_commands() -> dict:
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
     "Show an option's default, unless it is empty (flags, optional lists, defaults the help text explains)."
     def _get_help_string(self, action):
-        empty = action.default in (None, False, [], argparse.SUPPRESS)
-        return action.help if empty else super()._get_help_string(action)
+        return action.help if action.default in (None, False, [], argparse.SUPPRESS) else super()._get_help_string(action)
 
 # %% ../nbs/12_cli.ipynb #b621b479
 class _Parser(argparse.ArgumentParser):
@@ -220,34 +215,6 @@ def build_parser(
         p = sub.add_parser(name, help=c.help, **fmt); c.arguments(p); p.set_defaults(run=c.run)
     return ap
 
-# %% ../nbs/12_cli.ipynb #5d4a98f6
-def _check_outputs(args):
-    "Check --out and --save-model before any work, so that a run that cannot write its results never starts."
-    data = None if args.data == 'demo' or args.data.startswith('uci:') else args.data
-    out = check_out(args.out, '--out', data) if args.out is not None else None
-    save = getattr(args, 'save_model', None)
-    folder = check_model_dir(save) if save is not None else None
-    if out and folder and (folder.absolute() == out.absolute() or folder.resolve() in out.absolute().parents):
-        raise InputError(f'--out {args.out} is the --save-model folder {save} or lies inside it; write them apart')
-
-# %% ../nbs/12_cli.ipynb #dfbebbdf
-def _stage(args, frame: pd.DataFrame, model=None):
-    ("Write --out (and --save-model) into temporary files beside them; `main` renames them into place once the "
-     "report is out, so that a run that fails anywhere writes nothing.")
-    if model is not None and getattr(args, 'save_model', None) is not None:
-        args.staged.append((stage_model(model, Path(args.save_model)), Path(args.save_model)))
-    if args.out is not None: args.staged.append((stage_frame(frame, Path(args.out)), Path(args.out)))
-
-# %% ../nbs/12_cli.ipynb #7a4fba25
-def _commit(args):
-    "Rename the staged outputs into place (an earlier model is moved aside, then its files removed)."
-    if not getattr(args, 'staged', None): return
-    _check_outputs(args)                      # again: the folders may have changed while the model trained
-    for tmp, path in args.staged:
-        if tmp.is_dir(): put_folder(tmp, path, '--save-model'); continue
-        try: os.replace(tmp, path)
-        except OSError as e: raise InputError(f'cannot write --out {path} ({e.strerror}); it was not written') from None
-
 # %% ../nbs/12_cli.ipynb #639fb7f1
 def _check_folders(args, ap: argparse.ArgumentParser):
     ("Check the folders a command writes into, before any work: every option whose metavar is DIR (--save-model has "
@@ -275,7 +242,8 @@ def _before(args):
                          'give a smaller --seed')
     if args.data == '': raise InputError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                          'uci:NAME or demo')
-    _check_outputs(args)
+    data = None if args.data == 'demo' or args.data.startswith('uci:') else args.data
+    args.outputs = Outputs(args.out, getattr(args, 'save_model', None), data)   # before any work
     if 'device' in args and args.device != 'cpu':                # a device this machine cannot use, before any reading
         from aerial_nb.autoencoder import usable_device
         usable_device(args.device)
@@ -309,7 +277,7 @@ def _mine(args) -> dict:
     client = _before(args)
     frame = mine(_data(args), **typed(args, MINE), **typed(args, THRESHOLDS), **_reading(args), client=client,
                  keep_model=bool(args.save_model))
-    _stage(args, frame, frame.attrs['model'])
+    args.outputs.stage(frame, frame.attrs['model'])
     s = frame.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()     # the whole command, writing included
     if not args.json: print(s.text(frame) + ('\n--out writes them all' if s.rules > 20 and args.out is None else ''))
@@ -319,7 +287,7 @@ def _mine(args) -> dict:
 def _itemsets(args) -> dict:
     client = _before(args)
     sets = mine_itemsets(_data(args), **typed(args, ITEMSETS), **_reading(args), client=client)
-    _stage(args, sets)
+    args.outputs.stage(sets)
     s = sets.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()
     if not args.json:
@@ -349,21 +317,10 @@ def _info(args) -> dict:
 def _verify(args) -> dict:
     model = load_model(args.model)
     out = verify_rule(model, args.antecedent, args.consequent, args.data, **typed(args, VERIFY))
-    text = (f"{rule_text(args.antecedent, [args.consequent])}: the model says it "
-            f"{'holds' if out['holds'] else 'does not hold'} "
-            f"(antecedent {out['antecedent_prob']:.3f}, consequent {out['consequent_prob']:.3f})")
-    if args.data:
-        text += (f"; on the data it {'holds' if out['holds_on_data'] else 'does not hold'} "
-                 f"(support {out['support']:.3f}, confidence {out['confidence']:.3f}, lift {out['lift']:.3f})")
-    if not args.json: print(text)
+    if not args.json: print(verdict_text(out, args.antecedent, args.consequent))
     return out
 
 _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify}
-
-# %% ../nbs/12_cli.ipynb #4c9ee148
-def _jsonable(o):
-    if isinstance(o, float) and not math.isfinite(o): return None
-    return o
 
 # %% ../nbs/12_cli.ipynb #fa6dde3b
 def _as_option(message: str, args, names: list) -> str:
@@ -386,12 +343,10 @@ def _as_option(message: str, args, names: list) -> str:
     return message
 
 # %% ../nbs/12_cli.ipynb #e019c26e
-def _subparser(ap: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
-    "The parser of `command`."
+def _subparser(ap: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:   # the parser of `command`
     return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
 
-def _dests(ap: argparse.ArgumentParser, command: str) -> list:
-    "The parameter names of `command`'s options, given or not."
+def _dests(ap: argparse.ArgumentParser, command: str) -> list:   # the parameter names of `command`'s options
     return [a.dest for a in _subparser(ap, command)._actions if a.option_strings and a.dest != 'help']
 
 # %% ../nbs/12_cli.ipynb #10db5aec
@@ -412,7 +367,6 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
     "Run the parsed command: its outputs' folders checked first, its warnings one line each on stderr, its summary as JSON."
     # what the results files record
     args.command_line, args.t0 = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv), time.perf_counter()
-    args.staged = []                                  # (temporary file or folder, its place): renamed by `main` at the end
     for a in _subparser(ap, args.command)._actions:   # `--seed=--`: argparse leaves a list where a value belongs
         v = getattr(args, a.dest, None)
         if a.option_strings and ((a.nargs is None and isinstance(v, list)) or (a.nargs == '+' and v == [])):
@@ -426,7 +380,7 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
             print(f'aerial-nb {args.command}: warning: {_as_option(str(w.message), args, _dests(ap, args.command))}',
                   file=sys.stderr)
         else: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if getattr(args, 'json', False): print(json.dumps({k: _jsonable(v) for k, v in out.items()}))
+    if getattr(args, 'json', False): print(json.dumps({k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in out.items()}))
     return 0
 
 # %% ../nbs/12_cli.ipynb #0b1f1c8a
@@ -440,7 +394,7 @@ def _to_stdout(real, text: str, args):
             os.dup2(os.open(os.devnull, os.O_WRONLY), real.fileno())
         if isinstance(e, BrokenPipeError): return
         raise InputError(f'cannot write to standard output ({e.strerror})'
-                         + ('; the results were not saved' if getattr(args, 'staged', None) else '')) from None
+                         + ('; the results were not saved' if getattr(getattr(args, 'outputs', None), 'staged', None) else '')) from None
 
 # %% ../nbs/12_cli.ipynb #f20cb965
 def main(
@@ -464,7 +418,7 @@ def main(
                 name = f'aerial-nb {args.command}'
                 code = _run(ap, args, argv)
         _to_stdout(real, buffer.getvalue(), args)
-        if code == 0 and args is not None: _commit(args)
+        if code == 0 and getattr(args, 'outputs', None) is not None: args.outputs.commit()
         return code
     except KeyboardInterrupt: return _interrupted(name)   # temporary files are removed below, nothing was replaced
     except (InputError, ValueError, KeyError, TypeError, ConnectionError, OSError) as e:
@@ -481,8 +435,7 @@ def main(
         print(f'{name}: unexpected failure: {e}', file=sys.stderr)
         return 1
     finally:
-        for tmp, _ in getattr(args, 'staged', []):         # outputs not renamed into place
-            shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
+        if getattr(args, 'outputs', None) is not None: args.outputs.discard()   # outputs not put in place
         # the Dask client --dask opened, and a local cluster with it
         if getattr(args, 'cluster', None) is not None: args.cluster.close()
         if main_thread: signal.signal(signal.SIGINT, previous)

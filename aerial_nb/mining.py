@@ -32,7 +32,7 @@ __all__ = ['MAX_EXTENSIONS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANC
            'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
            'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes', 'Trainer',
            'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
-           'verified_itemsets', 'mine_itemsets', 'verify_rule']
+           'verified_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -1115,3 +1115,16 @@ def verify_rule(
                p_value=float(fisher_greater(nAC, nA, nC, n)[0]),
                holds_on_data=bool(checks.thresholds(nA, nAC, nC)[0]))
     return out
+
+# %% ../nbs/08_mining.ipynb #b1392b5c
+def verdict_text(
+    verdict: dict,   # `verify_rule`'s result
+    antecedent,      # the rule's antecedent items
+    consequent,      # its consequent item
+) -> str:            # one line: the model's verdict, and with data the rule's exact counts
+    "`verify_rule`'s verdict as a sentence."
+    text = (f"{rule_text(antecedent, [consequent])}: the model says it {'holds' if verdict['holds'] else 'does not hold'} "
+            f"(antecedent {verdict['antecedent_prob']:.3f}, consequent {verdict['consequent_prob']:.3f})")
+    if 'holds_on_data' not in verdict: return text
+    return text + (f"; on the data it {'holds' if verdict['holds_on_data'] else 'does not hold'} (support "
+                   f"{verdict['support']:.3f}, confidence {verdict['confidence']:.3f}, lift {verdict['lift']:.3f})")

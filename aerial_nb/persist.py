@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
+from fastcore.basics import patch
 
 from .encoding import Encoder
 from .streaming import parquet_files
@@ -17,7 +18,8 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'InputError', 'current_umask', 'check_writable', 'check_model_dir',
-           'seal', 'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame']
+           'seal', 'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame',
+           'Outputs']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
@@ -348,3 +350,49 @@ def write_frame(
     except OSError as e: raise _unwritten(path, e) from None
     finally: tmp.unlink(missing_ok=True)
     return path
+
+# %% ../nbs/11_persist.ipynb #99a7b29f
+class Outputs:
+    "A rule table and a model folder a run writes: checked first, staged beside their places, put in place together."
+    def __init__(self,
+        out=None,         # a .csv, .json or .parquet file for the rules (None: none)
+        save_model=None,  # a folder for the model (None: none)
+        data=None,        # the input table's path, which no output may replace
+    ):
+        self.out, self.save_model, self.data, self.staged = out, save_model, data, []
+        self.check()
+
+# %% ../nbs/11_persist.ipynb #8cae5248
+@patch
+def check(self: Outputs):
+    "Refuse outputs that would lose a file or cannot be written: before any work, and again before they are put in place."
+    out = check_out(self.out, '--out', self.data) if self.out is not None else None
+    folder = check_model_dir(self.save_model) if self.save_model is not None else None
+    if out and folder and (folder.absolute() == out.absolute() or folder.resolve() in out.absolute().parents):
+        raise InputError(f'--out {self.out} is the --save-model folder {self.save_model} or lies inside it; write them apart')
+
+# %% ../nbs/11_persist.ipynb #aeb757d7
+@patch
+def stage(self: Outputs, frame: pd.DataFrame, model=None):
+    "Write the rules (and the model, when one is to be saved) into temporary files beside their places."
+    if model is not None and self.save_model is not None:
+        self.staged.append((stage_model(model, Path(self.save_model)), Path(self.save_model)))
+    if self.out is not None: self.staged.append((stage_frame(frame, Path(self.out)), Path(self.out)))
+
+# %% ../nbs/11_persist.ipynb #e32107ea
+@patch
+def commit(self: Outputs):
+    "Put every staged output in place (an earlier model is moved aside, then its files removed)."
+    if self.staged: self.check()                # again: the folders may have changed while the model trained
+    for tmp, path in self.staged:
+        if tmp.is_dir(): put_folder(tmp, path, '--save-model'); continue
+        try: os.replace(tmp, path)
+        except OSError as e: raise InputError(f'cannot write --out {path} ({e.strerror}); it was not written') from None
+    self.staged = []
+
+# %% ../nbs/11_persist.ipynb #15ef9f27
+@patch
+def discard(self: Outputs):
+    "Remove what was staged and not put in place."
+    for tmp, _ in self.staged: shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
+    self.staged = []

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..encoding import Encoder, transactions
 from ..quality import Checks
-from .harness import json_records, markdown_table, read_results, write_results
+from .harness import json_records, markdown_table, write_results
 from .wide import run_fresh
 
 # %% auto #0

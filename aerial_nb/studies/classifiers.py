@@ -6,14 +6,13 @@
 from __future__ import annotations
 import time, warnings
 
-import numpy as np
 import pandas as pd
 
 from ..classifier import RuleClassifier
 from ..datasets import PAPER_DATASETS, load_uci
 from ..mining import MiningWarning
 from .classification import stratified_folds
-from .harness import json_records, markdown_table, read_results, write_results
+from .harness import json_records, markdown_table, write_results
 
 # %% auto #0
 __all__ = ['METHODS', 'tree_pipeline', 'compare_folds', 'classifier_study', 'side_by_side', 'sizes_and_times',
