@@ -36,6 +36,7 @@ class Plan:
     strength: float = STRENGTH
     seed: int = 0
 
+# %% ../nbs/09_synthetic.ipynb #3663c3a5
 def plan_table(
     features: int = 50,            # columns
     values: int = 10,              # values per column (3 to 32,767)
@@ -85,6 +86,7 @@ def _block(plan: Plan, i: int) -> np.ndarray:
         codes[:, g] = np.where(on, hot, other + (other >= hot))
     return codes
 
+# %% ../nbs/09_synthetic.ipynb #8f7a7134
 def synthetic_codes(
     plan: Plan,    # from `plan_table`
     start: int,    # first row
@@ -102,6 +104,7 @@ def _planted_json(plan: Plan, rows: int, truth: pd.DataFrame) -> bytes:
                            rules=[[sorted(a), sorted(c), s, f, l, g]
                                   for a, c, s, f, l, g in truth.itertuples(index=False)])).encode()
 
+# %% ../nbs/09_synthetic.ipynb #18e754f2
 def synthetic_table(
     rows: int,                  # rows of the table
     features: int = 50,         # columns
@@ -137,6 +140,7 @@ def synthetic_table(
     finally: tmp.unlink(missing_ok=True)
     return path, truth
 
+# %% ../nbs/09_synthetic.ipynb #536f63b0
 def read_planted(
     path,             # a Parquet file written by `synthetic_table`
 ) -> pd.DataFrame:    # its planted rules, as `planted_rules` gives them
@@ -201,6 +205,7 @@ class Group:
     names: list      # the columns' names
     labels: list     # per column, its k values' labels
 
+# %% ../nbs/09_synthetic.ipynb #d42b06ca
 def _share(g: Group, items) -> float:
     "The population share of rows that hold all `items`, (column, value) pairs of one group."
     col = lambda j: np.eye(len(g.pi)) if g.conds[j] is None else g.conds[j]
@@ -211,6 +216,7 @@ def _inverse_cdf(cum: np.ndarray, state: np.ndarray, u: np.ndarray) -> np.ndarra
     "Per row, the value that row `state` of the cumulative shares `cum` (K, k) gives the uniform `u`."
     return np.searchsorted((cum + np.arange(len(cum))[:, None]).ravel(), state + u, side='right') - state * cum.shape[1]
 
+# %% ../nbs/09_synthetic.ipynb #94636800
 def _sample(g: Group, rng, n: int) -> list:
     "(n,) int8 codes of each column of the group: the state first, then each column given it."
     cum = lambda p: np.concatenate([np.cumsum(p, -1)[..., :-1], np.ones(p.shape[:-1] + (1,))], -1)   # ending at 1 exactly
@@ -219,13 +225,19 @@ def _sample(g: Group, rng, n: int) -> list:
 
 # %% ../nbs/09_synthetic.ipynb #a72688ff
 def _labels(k: int) -> list: return ['y', 'n'] if k == 2 else [f'v{i}' for i in range(k)]
+
+# %% ../nbs/09_synthetic.ipynb #f78c81b7
 def _zipf(k: int, a: float) -> np.ndarray: p = np.arange(1, k + 1) ** -float(a); return p / p.sum()
+
+# %% ../nbs/09_synthetic.ipynb #1118be22
 def _first(k: int, q: float) -> np.ndarray: return np.r_[q, np.full(k - 1, (1 - q) / (k - 1))]   # value 0 in q, the others alike
 
+# %% ../nbs/09_synthetic.ipynb #c0e346d1
 def _copy(k: int, s: float) -> np.ndarray:
     "(k, k) P(copy = w | source = v): s for w = v, the other values alike."
     c = np.full((k, k), (1 - s) / (k - 1)); np.fill_diagonal(c, s); return c
 
+# %% ../nbs/09_synthetic.ipynb #29a9829c
 def _copies(rng, P) -> list:
     "Sources of k values, each with copies (of the source, not of each other): a rule v -> v per copy and value."
     out = []
@@ -286,6 +298,7 @@ def _wide_binary(rng, P) -> list:
     "Binary copy pairs and binary conjunctions (among many binary independent columns)."
     return _copies(rng, {**P, 'n_groups': P['n_pairs'], 'n_copies': 1, 'k': 2}) + _conjunction(rng, {**P, 'k': 2})
 
+# %% ../nbs/09_synthetic.ipynb #922e8a8d
 def _mixed(rng, P) -> list:
     "Each kind of `parts`, in one table."
     return [s for part in P['parts'] for s in _BUILD[part](rng, {**FAMILY[part], **P})]
@@ -305,6 +318,7 @@ def _noise(rng, P) -> list:
         out.append(Group(p, [None], ['noise'], [_labels(len(p))]))
     return out
 
+# %% ../nbs/09_synthetic.ipynb #43e092d2
 def _params(kind: str, params: dict) -> dict:
     "The kind's parameters with `params` over them; an unknown kind or parameter is refused."
     if kind not in FAMILIES: raise ValueError(f'kind must be one of {list(FAMILIES)}, got {kind!r}')
@@ -385,6 +399,7 @@ def frame_rules(
     ante = index_sets([enc.item_index(list(a)) for a in rules.antecedents], width)
     return ante, np.array([enc.item_index(list(c))[0] for c in rules.consequents], np.int64)
 
+# %% ../nbs/09_synthetic.ipynb #4434f17f
 def truth_score(
     found: tuple,    # (ante, cons) of the rules a miner returned
     exact: tuple,    # (ante, cons) of the table's exact set (`find_rules(..., method='exact')`)

@@ -89,7 +89,7 @@ def _class_bits(y: np.ndarray, n_classes: int) -> np.ndarray:
     "(C, W) bit sets of the rows of each class."
     return item_bits(np.eye(n_classes, dtype=bool)[y])
 
-
+# %% ../../nbs/studies/03_classification.ipynb #9d7a60c6
 def cba_order(
     X,                 # (n, D) one-hot training data
     y: np.ndarray,     # (n,) class index of each row
@@ -121,6 +121,7 @@ def _first_correct(bits, yb, ante, cons, n) -> np.ndarray:
         if (first < len(cons)).all(): break
     return first
 
+# %% ../../nbs/studies/03_classification.ipynb #56b13cd6
 def cba(
     X,                    # (n, D) one-hot training data
     y,                    # (n,) class index of each row
@@ -158,6 +159,7 @@ def _child_counts(sets_bits: np.ndarray, captured: np.ndarray, yb: np.ndarray) -
     new = sets_bits & ~captured
     return np.stack([popcount(new & yb[c]) for c in range(len(yb))], 1)
 
+# %% ../../nbs/studies/03_classification.ipynb #f744b799
 def corels(
     X,                          # (n, D) one-hot training data
     y,                          # (n,) class index of each row
@@ -306,6 +308,7 @@ def _split(df: pd.DataFrame, train_rows: np.ndarray, target: str, paper: bool = 
     cls = enc.item_index([target], features=True)
     return enc, X, X[:, cls].argmax(1), np.flatnonzero(~np.isin(np.arange(enc.n_items), cls)), cls
 
+# %% ../../nbs/studies/03_classification.ipynb #6f48a91a
 def _timed(f, *args, **kw):
     t0 = time.perf_counter(); out = f(*args, **kw)
     return out, time.perf_counter() - t0
@@ -351,6 +354,7 @@ def _fit(clf: str, X, y, patterns, s: dict):
     if clf == 'CORELS': return corels(X, y, patterns, **s['corels'])
     return brl(X, y, patterns, **s['brl'])
 
+# %% ../../nbs/studies/03_classification.ipynb #a62d0dbd
 def evaluate_fold(
     df: pd.DataFrame,        # the table, class column included
     test_rows: np.ndarray,   # bool (n,): the held-out fold
@@ -384,6 +388,7 @@ def _warm_up(df: pd.DataFrame):
     enc, X = encode(df.head(64), paper=True)
     train(X, enc, epochs=1, batch_size=16, progress=False, paper=True)
 
+# %% ../../nbs/studies/03_classification.ipynb #f61b95da
 def cross_validate(
     df: pd.DataFrame, folds: int = 10, settings: dict = None, target: str = 'class', seed: int = 0,
     progress: bool = False,   # print one line per fold
@@ -429,6 +434,7 @@ def table4(results: pd.DataFrame) -> pd.DataFrame:
                       'list_length': g.list_length.mean()})
     return t.unstack('miner').swaplevel(axis=1)[[(m, c) for m in dict.fromkeys(results.miner) for c in t.columns]]
 
+# %% ../../nbs/studies/03_classification.ipynb #7713d1d7
 def claims(results: pd.DataFrame) -> pd.DataFrame:
     ("The paper's claim per miner, dataset and classifier: within 1 point of FP-Growth's accuracy, "
      "from fewer patterns, in less time?")
@@ -487,6 +493,7 @@ def sweep_table(
     return (sweep.groupby(['dataset', 'classifier', 'min_support'], sort=False)
             .agg(patterns=('patterns', 'mean'), accuracy=('accuracy', 'mean'), time_s=('time_s', 'mean')))
 
+# %% ../../nbs/studies/03_classification.ipynb #9bcd9901
 def write_sweep(
     sweep: pd.DataFrame,      # `support_sweep` rows with a `dataset` column
     folder,                   # where to write support_sweep.json and support_sweep.md (created if needed)

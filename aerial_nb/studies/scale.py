@@ -51,6 +51,7 @@ def _memory_mb(pid: int) -> tuple:
         return kb.get('VmRSS', 0) / 1024, kb.get('VmHWM', 0) / 1024
     except (OSError, ValueError): return 0.0, 0.0
 
+# %% ../../nbs/studies/04_scale.ipynb #a916fd69
 def measured(
     cmd: list,                 # the command and its arguments
     timeout: float = TIMEOUT,  # seconds before it is stopped
@@ -86,6 +87,7 @@ def _rules(path) -> pd.DataFrame:
     r = pd.read_parquet(path)
     return r.assign(antecedents=r.antecedents.map(frozenset), consequents=r.consequents.map(frozenset))
 
+# %% ../../nbs/studies/04_scale.ipynb #a5340b58
 # what aerial_nb's summary says of each run: seconds per stage, rows read per second, training
 STAGES = ('fit_s', 'scan_s', 'train_s', 'extract_s', 'total_s', 'rows_per_s', 'steps', 'training_rows')
 
@@ -111,6 +113,7 @@ def _items(df: pd.DataFrame) -> tuple:
     codes = np.column_stack([df[c].cat.codes.to_numpy().astype(np.int32) + s for c, s in zip(df.columns, starts)])
     return codes, [f'{c}={v}' for c, cs in zip(df.columns, cats) for v in cs]
 
+# %% ../../nbs/studies/04_scale.ipynb #647e046b
 def _checked(
     df: pd.DataFrame,   # the categorical table
     ante: np.ndarray,   # (r, 2) antecedents as `_items` numbers them, padded with -1
@@ -129,6 +132,7 @@ def _checked(
         ok[rows] = checks.passes(np.sort(ante[rows, :L], 1), cons[rows])
     return ok
 
+# %% ../../nbs/studies/04_scale.ipynb #b1561a5a
 def _frame(names: list, ante: np.ndarray, cons: np.ndarray, support, confidence, lift) -> pd.DataFrame:
     names = np.array(names, dtype=object)
     return pd.DataFrame({'antecedents': [sorted(names[a[a >= 0]]) for a in ante],
@@ -154,6 +158,7 @@ def _pyfim(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     return _frame(names, ante[keep], cons[keep], nAC[keep] / n, nAC[keep] / nA[keep],
                   n * nAC[keep] / (nA[keep] * nC[keep]))
 
+# %% ../../nbs/studies/04_scale.ipynb #bceeaa9d
 def _mlxtend(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     from mlxtend.frequent_patterns import association_rules, fpgrowth
     codes, names = _items(df)
@@ -167,6 +172,7 @@ def _mlxtend(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     keep = _checked(df, ante, cons, t)
     return _frame(names, ante[keep], cons[keep], *(r[k].to_numpy()[keep] for k in ('support', 'confidence', 'lift')))
 
+# %% ../../nbs/studies/04_scale.ipynb #73524a22
 def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     r = pyaerial_rules(df.astype(str))[0]
     return r.assign(antecedents=r.antecedents.map(sorted), consequents=r.consequent.map(lambda c: [c]),
@@ -192,10 +198,12 @@ def run_baseline(
     Path(out).with_suffix('.json').write_text(json.dumps(dict(load_s=t1 - t0, mine_s=t2 - t1,
                                                               own_peak_mb=peak_memory_mb())))
 
+# %% ../../nbs/studies/04_scale.ipynb #6eab8bfa
 def default_thresholds() -> dict:
     "aerial_nb's default thresholds (the quality chapter's checks): the question the exhaustive baselines are asked."
     return check_thresholds()
 
+# %% ../../nbs/studies/04_scale.ipynb #a2774087
 def baseline(
     method: str,                  # a key of `BASELINES`
     table,                        # a Parquet file
@@ -240,6 +248,7 @@ def recount(
         return pd.DataFrame({'antecedent support': nA / n, 'support': nAC / n, 'confidence': nAC / nA,
                              'lift': n * nAC / (nA * nC)})
 
+# %% ../../nbs/studies/04_scale.ipynb #8a521259
 def holds(
     table,                 # a Parquet file
     rules: pd.DataFrame,   # a miner's rules with its support, confidence and lift
@@ -260,6 +269,7 @@ def _tables(rows, widths, width_rows) -> list:
     "(rows, features) of every table, smallest first."
     return sorted({(r, 50) for r in rows} | {(width_rows, f) for f in widths}, key=lambda t: (t[0] * t[1], t))
 
+# %% ../../nbs/studies/04_scale.ipynb #3edeba8b
 def scale_study(
     rows=ROWS,                     # rows of the tables of 50 features
     widths=WIDTHS,                 # features of the tables of `width_rows` rows
@@ -321,6 +331,7 @@ def scale_table_md(runs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(['rows', 'features', 'method', 'seed'],
                            key=lambda s: s.map(METHODS.index) if s.name == 'method' else s)
 
+# %% ../../nbs/studies/04_scale.ipynb #f6b06b9c
 def write_scale(
     runs: pd.DataFrame,   # `scale_study`'s rows
     folder,               # where to write (created if needed)
@@ -339,6 +350,7 @@ def write_scale(
     return write_results(folder, 'scale', 'Scale: time, memory and planted rules from 10^5 to 10^7 rows',
                          dict(runs=json_records(runs)), '\n'.join(md), note, _PACKAGES, created, machine)
 
+# %% ../../nbs/studies/04_scale.ipynb #fd53cd4a
 def read_scale(path) -> tuple:
     ("The runs of a `scale.json` file, and the file's note, created and machine (`write_scale(runs, folder, "
      "**meta)` writes it again).")
