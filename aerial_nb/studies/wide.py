@@ -31,6 +31,7 @@ def _exactly(rng, mask: np.ndarray, share: float) -> np.ndarray:
     keys = np.where(mask, rng.random(mask.shape), 2.0)
     return keys.argsort(0).argsort(0) < np.floor(share * mask.sum(0) + 1e-9)
 
+# %% ../../nbs/studies/07_wide.ipynb #006b2a0b
 def wide_table(
     rows: int,                # rows
     columns: int,             # 0/1 columns, the planted ones included
@@ -172,6 +173,7 @@ def _passing(C: np.ndarray, s0: int, nA: np.ndarray, need: int) -> int:
     ok[np.arange(len(C)), np.arange(s0, s0 + len(C))] = False        # an item with itself
     return int(ok.sum())
 
+# %% ../../nbs/studies/07_wide.ipynb #7161e508
 def product_rules(
     table: str,    # a CSV of 0/1 columns
     how: str,      # 'cooccurrence' (blocked, bounded memory) or 'matmul' (the whole float32 X.T @ X)
@@ -195,6 +197,7 @@ def _found(rules: tuple, among: tuple) -> np.ndarray:
     ids = row_ids(np.vstack([rule_keys(*rules, w), rule_keys(*among, w)]))
     return np.isin(ids[:len(rules[1])], ids[len(rules[1]):])
 
+# %% ../../nbs/studies/07_wide.ipynb #8bcb03b3
 def score(
     got: tuple,             # (ante, cons) the method returned
     planted: pd.DataFrame,  # the planted rules (`wide_table`)
@@ -223,6 +226,7 @@ METHODS = ('aerial-nb', 'pyfim fpgrowth', 'pyfim apriori', 'blocked product', 'X
 
 def _exact_cost(n: int, D: int, L: int) -> int: return n * D * comb(D, L)
 
+# %% ../../nbs/studies/07_wide.ipynb #3168c3ba
 def _row(rows, columns, items, L, method, m, **more) -> dict:
     return dict(shape=f'{rows:,} x {columns:,}', rows=rows, columns=columns, items=items, max_antecedents=L,
                 method=method, status=m['status'], seconds=m.get('seconds'), peak_mb=m.get('peak_mb'),
@@ -288,6 +292,7 @@ def wide_study(
     "Every shape of `shapes` at antecedent lengths 1 and 2, seed 0, ten copied pairs and ten conjunctions planted."
     return pd.DataFrame([r for s in shapes for r in wide_run(*SHAPES[s], timeout=timeout, progress=progress)])
 
+# %% ../../nbs/studies/07_wide.ipynb #182d96a5
 def _cell(status: str, value, fmt: str, cap: float) -> str:
     "A table cell: the value of a finished run, else what happened (`cap`: the limit that stopped it)."
     if status == 'ok': return fmt.format(value)
@@ -295,6 +300,7 @@ def _cell(status: str, value, fmt: str, cap: float) -> str:
     if status == 'memory': return f'stopped past {cap:g} MB'
     return status
 
+# %% ../../nbs/studies/07_wide.ipynb #0da1d500
 def wide_tables(
     runs: pd.DataFrame,          # `wide_study`'s rows
     timeout: float = TIMEOUT,    # the baselines' timeout, as run
@@ -323,6 +329,7 @@ def limits(
                          'within': (a.status == 'ok') & (a.peak_mb < a.limit_mb),
                          'copies': a.copies, 'conjunctions': a.conjunctions, 'in_exact': a.in_exact}).reset_index(drop=True)
 
+# %% ../../nbs/studies/07_wide.ipynb #7e32caa1
 def write_wide(
     runs: pd.DataFrame,          # `wide_study`'s rows
     folder,                      # where to write
@@ -349,6 +356,7 @@ def write_wide(
     return write_results(folder, 'wide', 'Wide tables: time and peak memory of aerial-nb, pyfim and the matrix product',
                          record, '\n'.join(md), note, ('pyfim',), created, machine)
 
+# %% ../../nbs/studies/07_wide.ipynb #1270731b
 def read_wide(
     path,       # a wide.json
 ) -> tuple:     # (its runs, its header and settings)
