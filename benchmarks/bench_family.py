@@ -1,7 +1,7 @@
 """The family study: the default mode on tables of seven families up to a million rows, and on tables of independent columns.
 
-    nice -n 19 python benchmarks/bench_family.py family [--rows 1000 10000 100000 1000000] [--timeout 600]
-    nice -n 19 python benchmarks/bench_family.py noise [--rows 200 1000 10000] [--widths 10:10 100:10 500:5 2000:2] [--timeout 600]
+    nice -n 19 python benchmarks/bench_family.py family [--rows 1000 10000 100000 1000000] [--timeout 300]
+    nice -n 19 python benchmarks/bench_family.py noise [--rows 200 1000] [--widths 10:12 100:10 500:3 2000:1] [--timeout 300]
 
 `family` runs `aerial_nb.studies.family.family_study` on its fixed grid (`GRID` x `ROWS`, seed 0):
 every table mined with `mine(df)` and `mine(df, method='model')`, scored against pyfim's strong rules

@@ -55,7 +55,7 @@ def strong_rules(
     return ante[ok], cons[ok]
 
 # %% ../../nbs/studies/06_family.ipynb #922b65c8
-TIMEOUT = 600        # seconds one run (aerial_nb, pyfim, or counting the exact set) may take on one table
+TIMEOUT = 300        # seconds one run (aerial_nb, pyfim, or counting the exact set) may take on one table
 MEMORY_MB = 8000     # resident memory at which a run is stopped (a third of this machine's)
 
 def _rss_mb(pid: int) -> float:
@@ -63,6 +63,7 @@ def _rss_mb(pid: int) -> float:
     try: return next(int(l.split()[1]) for l in open(f'/proc/{pid}/status') if l.startswith('VmRSS')) / 1024
     except (OSError, StopIteration): return 0.0
 
+# %% ../../nbs/studies/06_family.ipynb #2cfdd4b8
 _CHILD = ('import pickle, sys, time\n'                       # the fresh process: read the call, make it, write what it gave
           'f, args = pickle.load(open(sys.argv[1], "rb"))\n'
           't0 = time.perf_counter(); out = f(*args); seconds = time.perf_counter() - t0\n'
@@ -98,6 +99,7 @@ def exact_set(df: pd.DataFrame, enc: Encoder) -> tuple:
     r = find_rules(df, enc, method='exact')
     return r.ante, r.cons
 
+# %% ../../nbs/studies/06_family.ipynb #aaf07d33
 def mined(df: pd.DataFrame, method: str) -> tuple:
     "`mine(df, method=method)`'s rules as (ante, cons) of `Encoder.fit(df)`, and its summary as a dict."
     with warnings.catch_warnings():
@@ -105,6 +107,7 @@ def mined(df: pd.DataFrame, method: str) -> tuple:
         got = mine(df, method=method)
     return frame_rules(got, Encoder.fit(df)), got.attrs['summary'].to_dict()
 
+# %% ../../nbs/studies/06_family.ipynb #13e55454
 def in_exact_set(
     checks: Checks,     # the table's checks, as the default makes them
     ante: np.ndarray,   # (r, a) antecedents padded with -1
@@ -195,8 +198,8 @@ def family_study(
     return pd.DataFrame(out)
 
 # %% ../../nbs/studies/06_family.ipynb #7af8656d
-NOISE_ROWS = (200, 1000, 10_000)
-NOISE_WIDTHS = {10: 10, 100: 10, 500: 5, 2000: 2}   # columns -> seeds of each (rows, cells) pair
+NOISE_ROWS = (200, 1000)
+NOISE_WIDTHS = {10: 12, 100: 10, 500: 3, 2000: 1}   # columns -> seeds of each (rows, cells) pair
 NOISE_CELLS = dict(                                 # what the independent columns hold
     binary=dict(noise_binary=1.0, noise_p=(0.05, 0.95)),   # y/n, P(y) anywhere from 0.05 to 0.95
     categorical=dict(noise_binary=0.0))                    # 3 to 30 values of Zipf-skewed shares
@@ -217,6 +220,7 @@ def noise_run(
                 **{f'removed_{k}': v for k, v in s.get('removed', {}).items()},
                 paths='/'.join(p['path'] for p in s.get('paths', [])), seconds=secs)
 
+# %% ../../nbs/studies/06_family.ipynb #2dc59e63
 def noise_study(
     rows=NOISE_ROWS,            # rows of the tables
     widths=NOISE_WIDTHS,        # columns -> seeds
@@ -246,6 +250,7 @@ def family_summary(
                          'recall': g.recall.min(), 'exact recall': g.exact_recall.min(), 'precision': g.precision.min(),
                          'rules': g.rules.sum()}).fillna({'finished': 0})
 
+# %% ../../nbs/studies/06_family.ipynb #c8e81b22
 def family_times(
     runs: pd.DataFrame,   # `family_study`'s rows
 ) -> pd.DataFrame:        # per table: seconds of aerial_nb (each method), pyfim and the exact set, or why it did not finish
@@ -258,6 +263,7 @@ def family_times(
     wide['exact set'] = [cell(s, st) for s, st in zip(first.exact_s, first.exact_set)]
     return wide.reset_index().rename_axis(columns=None)
 
+# %% ../../nbs/studies/06_family.ipynb #e569dc39
 def noise_summary(
     runs: pd.DataFrame,   # `noise_study`'s rows
 ) -> pd.DataFrame:        # per rows, cells and columns: seeds, finished, no rule, mean removed by significance, candidates
@@ -289,6 +295,7 @@ def write_family(
     return write_results(folder, 'family', 'Families of tables: recall, precision and time of the default mode',
                          dict(runs=json_records(runs)), '\n'.join(md), note, _PACKAGES, created, machine)
 
+# %% ../../nbs/studies/06_family.ipynb #e2c23bf4
 def write_noise(
     runs: pd.DataFrame,   # `noise_study`'s rows
     folder,               # where to write (created if needed)
@@ -303,6 +310,7 @@ def write_noise(
     return write_results(folder, 'noise', 'Tables of independent columns: the default mode finds nothing',
                          dict(runs=json_records(runs)), '\n'.join(md), note, (), created, machine)
 
+# %% ../../nbs/studies/06_family.ipynb #f363f103
 def read_study(
     path,        # a family.json or noise.json
 ) -> tuple:      # (its runs, its header: note, created, machine)
