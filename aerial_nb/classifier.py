@@ -14,24 +14,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .encoding import Encoder
 from .mining import MiningWarning, fit_rules
+from .quality import covers
 
 # %% auto #0
-__all__ = ['CLASS', 'EXPECTED_FAILURES', 'covers', 'first_match', 'rule_list', 'RuleClassifier']
+__all__ = ['CLASS', 'EXPECTED_FAILURES', 'first_match', 'rule_list', 'RuleClassifier']
 
-# %% ../nbs/14_classifier.ipynb #81b554ad
+# %% ../nbs/14_classifier.ipynb #4b7226e8
 CLASS = '__class__'   # the column the class becomes in the encoded table
-
-def covers(
-    X: np.ndarray,     # (n, D) one-hot rows
-    ante: np.ndarray,  # (r, a) antecedents, padded with -1
-) -> np.ndarray:       # (n, r) bool: row i holds every item of antecedent j
-    "Which rows each antecedent covers: a pass per antecedent position over all rows and rules at once."
-    Xb = np.asarray(X, bool)
-    cov = np.ones((len(Xb), len(ante)), bool)
-    for j in range(ante.shape[1]):                        # at most a few positions
-        col = ante[:, j]
-        cov &= np.where(col >= 0, Xb[:, np.maximum(col, 0)], True)
-    return cov
 
 # %% ../nbs/14_classifier.ipynb #aab2adb2
 def first_match(

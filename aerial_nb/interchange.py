@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder, is_transactions, transactions
-from .quality import METRICS, Checks, fisher_greater, rule_metrics, rules_to_frame
+from .quality import METRICS, Checks, covers, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
 __all__ = ['to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
@@ -95,6 +95,14 @@ def _indices(sets, look: dict, what: str) -> list:
         out.append(sorted(look[str(x)] for x in s))
     return out
 
+# %% ../nbs/15_interchange.ipynb #c56090d4
+def _padded(sets: list) -> np.ndarray:
+    "(m, L) item indices padded with -1, L the longest set (at least 1)."
+    L = max(map(len, sets), default=1) or 1
+    out = np.full((len(sets), L), -1, np.int64)
+    for r, a in enumerate(sets): out[r, :len(a)] = a
+    return out
+
 # %% ../nbs/15_interchange.ipynb #c58e88c1
 def from_mlxtend(
     frame: pd.DataFrame,   # mlxtend's `association_rules` output (antecedents and consequents as frozensets)
@@ -111,9 +119,7 @@ def from_mlxtend(
     enc = Encoder.fit(table); X = enc.transform(table); look = _item_lookup(enc)
     ante = _indices(frame.antecedents, look, 'antecedents')
     cons = np.array(_indices(frame.consequents, look, 'consequents'), np.int64).reshape(-1)
-    L = max(map(len, ante), default=1)
-    A = np.full((len(ante), L), -1, np.int64)
-    for r, a in enumerate(ante): A[r, :len(a)] = a
+    A = _padded(ante); L = A.shape[1]
     metrics = rule_metrics(X, A, cons)
     checks = Checks(X, enc, L, **thresholds)
     passes = np.zeros(len(cons), bool)
@@ -136,8 +142,7 @@ def covered(
     enc = encoder or Encoder.fit(table)
     X = enc.transform(table, unknown='ignore') if encoder is not None else enc.transform(table)
     look = _item_lookup(enc)
-    out = np.ones((len(X), len(rules)), bool)
-    for j, a in enumerate(rules.antecedents):
-        idx = [look.get(str(x)) for x in a]
-        out[:, j] = False if None in idx else X[:, idx].all(1) if idx else True
+    known = [all(str(x) in look for x in a) for a in rules.antecedents]   # a rule naming an item never seen covers none
+    A = _padded([sorted(look[str(x)] for x in a) if ok else [] for a, ok in zip(rules.antecedents, known)])
+    out = covers(X, A) & np.array(known, bool)
     return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None))

@@ -269,9 +269,10 @@ def model_level(
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
-        nA, nC, nAC = rule_counts(checks.bits, sets[s][r], c, n)
+        A = sets[s][r]
+        nA, nC, nAC = rule_counts(checks.bits, A, c, n)
         ok = checks.thresholds(nA, nAC, nC)
-        parts.append(RuleCounts(sets[s][r][ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
+        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
         if grow is not None:
             r, j = np.nonzero((support[s][:, None] * (p + margin) >= checks.floor) & grow & ~own
                               & (np.arange(D) > sets[s][:, -1:]))

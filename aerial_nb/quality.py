@@ -20,11 +20,11 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 
 # %% auto #0
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE',
-           'MARGIN', 'NEAR_CONSTANT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics', 'coverage',
-           'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules', 'check_tau', 'check_antecedents',
-           'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive',
-           'verified', 'log_factorial', 'fisher_greater', 'rules_in_space', 'check_thresholds', 'check_training',
-           'rule_counts', 'RuleCounts', 'Checks', 'explained']
+           'MARGIN', 'NEAR_CONSTANT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics', 'covers',
+           'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules', 'check_tau',
+           'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
+           'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'rules_in_space',
+           'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -83,6 +83,19 @@ def rule_metrics(
     ante, cons = check_rules(ante, cons, len(bits))
     nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n, chunk)
     return pd.DataFrame(_metrics(nA, nC, nAC, n), columns=METRICS)
+
+# %% ../nbs/05_quality.ipynb #81b554ad
+def covers(
+    X: np.ndarray,     # (n, D) one-hot rows
+    ante: np.ndarray,  # (r, a) antecedents, padded with -1
+) -> np.ndarray:       # (n, r) bool: row i holds every item of antecedent j
+    "Which rows each antecedent covers: a pass per antecedent position over all rows and rules at once."
+    Xb = np.asarray(X, bool)
+    cov = np.ones((len(Xb), len(ante)), bool)
+    for j in range(ante.shape[1]):                        # at most a few positions
+        col = ante[:, j]
+        cov &= np.where(col >= 0, Xb[:, np.maximum(col, 0)], True)
+    return cov
 
 # %% ../nbs/05_quality.ipynb #f6465de4
 def coverage(
