@@ -78,6 +78,7 @@ def aerial_loss(
 # %% ../nbs/06_network.ipynb #8224b891
 STEPS_TIMES_WIDTH = 2500  # target gradient steps x one-hot width (see the text)
 
+# %% ../nbs/06_network.ipynb #8affde51
 def default_training(
     n: int,  # rows
     D: int,  # one-hot width
@@ -281,6 +282,7 @@ STEPS, CYCLE = 100, 25    # default length of `train` without `until`; steps per
 CYCLE_ITEMS = 500         # a cycle has CYCLE steps for every CYCLE_ITEMS items of one-hot width, begun
 HIDDEN = 512              # the hidden layer of a model trained for verified rules is at most this wide
 
+# %% ../nbs/06_network.ipynb #934f16e1
 class _Centred:
     "The first layer seen from inputs centred on the uniform vector: W (x - u) + c, with c = b + W u."
     def __init__(self, layer: nn.Linear, u: torch.Tensor):
@@ -332,6 +334,7 @@ SHOWS = 1000              # training shows each feature about this many times be
 TRAIN_BUDGET = 10**13     # ... or takes this many multiply-adds (a few minutes on two cores), whichever comes first
 MIN_STEPS = 1000          # the budget is never below this many steps
 
+# %% ../nbs/06_network.ipynb #2c29e849
 def training_budget(
     encoder: Encoder,       # the table's encoder
     batch_size: int = 128,  # rows per step

@@ -95,6 +95,7 @@ class BitTable:
 # bounds the memory of every count
 CHUNK_WORDS = 1 << 21
 
+# %% ../nbs/03_bitsets.ipynb #21493143
 def as_bits(
     data,                # (n, D) one-hot matrix, its `item_bits` (with `n_rows`), or a `BitTable`
     n_rows: int = None,  # rows of the table, for bit sets
@@ -192,6 +193,7 @@ def item_counts(
 # %% ../nbs/03_bitsets.ipynb #19247a14
 UNPACK_S, ADD_S, MULADDS_PER_S = 0.4e-9, 1.8e-9, 95e9   # seconds per unpacked bit, per int64 addition; float32 speed
 
+# %% ../nbs/03_bitsets.ipynb #2aee94af
 def _efficiency(k): return k / (k + 24.0)              # a matrix product with a side of k runs this far below peak
 
 # %% ../nbs/03_bitsets.ipynb #ba1a115b

@@ -49,6 +49,7 @@ class UCITable(NamedTuple):
 # %% ../nbs/01_datasets.ipynb #ea4017bb
 def _sha(*hexes) -> tuple: return hexes
 
+# %% ../nbs/01_datasets.ipynb #751dc3f3
 UCI_DATASETS = {         # the tables shipped with the package, by name
     'breast_cancer': UCITable(14, ('breast-cancer.data',),
                               ['class'] + ('age menopause tumor-size inv-nodes node-caps '

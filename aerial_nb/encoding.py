@@ -23,6 +23,7 @@ __all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
 
+# %% ../nbs/02_encoding.ipynb #a406a4e5
 def _label(v) -> str:
     "Readable text for one raw value."
     if isinstance(v, (bool, np.bool_)): return str(bool(v))
@@ -248,6 +249,7 @@ def _whole(f: np.ndarray) -> bool:
 SAMPLE_ROWS = 1 << 18   # at most this many rows (every s-th) place the edges of numeric bins
 STRAYS = 3              # a column of numbers with at most this many other texts: those cells are named, not the column refused
 
+# %% ../nbs/02_encoding.ipynb #c7c4f129
 def _distinct(v: pd.Series):
     "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
     if not isinstance(v.dtype, pd.CategoricalDtype): return pd.unique(v)
@@ -336,6 +338,7 @@ def _stray(c: ColumnFit, o: dict, distinct: int) -> str | None:
 # %% ../nbs/02_encoding.ipynb #7da6b053
 PAPER_BINS = 10   # the paper's encoding: ten equal-frequency bins per numeric column, missing values as a category
 
+# %% ../nbs/02_encoding.ipynb #908bdf74
 def _fit_column(c: ColumnFit, o: dict) -> tuple:
     ("The labels of one column and its bin edges (None for a categorical column), from what `c` gathered under "
      "the options `o` (`fitted_encoder`'s); a problem is a ValueError naming the column and the cause.")
@@ -470,6 +473,7 @@ def fitted_encoder(
 # how columns become categories: `fit_batches`' options that name columns, and `fitted_encoder`'s
 ENCODER_OPTIONS = ['drop', 'edges'] + [k for k in inspect.signature(fitted_encoder).parameters if k != 'fits']
 
+# %% ../nbs/02_encoding.ipynb #225c600a
 def check_encoder_options(**options) -> dict:
     ("The options of `Encoder.fit` and `fit_batches` (`ENCODER_OPTIONS`, as `encode`, `scan_table` and `mine`'s "
      "`encoder_options` give them), each checked before a row is read; an unknown one is an error naming it.")

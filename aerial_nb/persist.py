@@ -30,6 +30,7 @@ FORMAT, VERSION = 'aerial_nb-model', 3
 VERSIONS = (1, 2, 3)                                  # the format versions `load_model` reads
 MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
+# %% ../nbs/11_persist.ipynb #32810fc6
 def current_umask() -> int:
     mask = os.umask(0o022); os.umask(mask); return mask
 
@@ -186,6 +187,7 @@ def _whole_in(v, lo: int, hi: int) -> bool: return isinstance(v, int) and not is
 # %% ../nbs/11_persist.ipynb #4be16f5a
 _FIELDS = {1: {'layers'}, 2: {'layers', 'weights_sha256'}, 3: {'widths', 'stop', 'sha256'}}   # beside the common ones
 
+# %% ../nbs/11_persist.ipynb #14f9d838
 def _meta_problem(meta: dict) -> str | None:
     "What is wrong with the fields of a `model.json` (None when nothing is)."
     h, v, w = meta.get('history'), meta['version'], meta.get('widths')

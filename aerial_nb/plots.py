@@ -17,6 +17,7 @@ __all__ = ['rule_table', 'scatter', 'matrix_cells', 'grouped_matrix', 'item_grap
 # %% ../nbs/13_plots.ipynb #ae3515b5
 _NEED = ('antecedents', 'consequents', 'support', 'confidence', 'lift')
 
+# %% ../nbs/13_plots.ipynb #86a94bbf
 def rule_table(
     rules: pd.DataFrame,  # rules as `mine` returns them (or mlxtend's `association_rules`)
 ) -> pd.DataFrame:        # the same table

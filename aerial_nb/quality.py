@@ -30,6 +30,7 @@ __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'MIN_CONFIDEN
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
            'conviction', 'zhangs_metric', 'jaccard', 'certainty', 'kulczynski', 'yules_q']
 
+# %% ../nbs/05_quality.ipynb #b38a71bd
 def _ratio(num, den) -> np.ndarray:
     "num/den as float64, nan where den is 0."
     num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
@@ -196,6 +197,7 @@ def to_frame(self: Rules,
 # what an extraction reports beside the rules
 SUMMARY_PARAMS = ('candidates', 'test_vectors', 'near_constant', 'extract_s', 'propose_s', 'count_s')
 
+# %% ../nbs/05_quality.ipynb #73a54973
 @patch
 def summary(self: Rules,
     X,        # the one-hot data, its bit sets or `BitTable`, to count on
@@ -208,6 +210,7 @@ def summary(self: Rules,
 # %% ../nbs/05_quality.ipynb #be291928
 TAU_A, TAU_C, TAU_I = 0.5, 0.8, 0.5   # the paper's antecedent, consequent and itemset similarity thresholds
 
+# %% ../nbs/05_quality.ipynb #32558c79
 def check_tau(**taus):
     "Refuse similarity thresholds outside (0, 1), naming the one at fault (`check_tau(tau_a=0.5)`)."
     for k, t in taus.items():
@@ -359,6 +362,7 @@ def verified(
 # %% ../nbs/05_quality.ipynb #c37c500f
 _SMALL = np.array([math.lgamma(k + 1) for k in range(128)])
 
+# %% ../nbs/05_quality.ipynb #70b0a74f
 def log_factorial(k) -> np.ndarray:
     "log(k!) for whole numbers `k` (an array): a table below 128, Stirling's series with four terms above (its own error < 1e-20)."
     k = np.asarray(k, np.float64)
@@ -476,6 +480,7 @@ TRAINING_LIMITS = dict(layers=(1, 8), epochs=(1, MAX_STEPS), steps=(1, MAX_STEPS
 # a torch device's name: its kind and an optional index (cpu, cuda, cuda:1, mps, ...)
 DEVICE = r'(cpu|cuda|mps|xpu|xla|meta|hip|hpu|ipu|mtia|maia|ve|fpga|lazy|vulkan|opengl|opencl|ideep|mkldnn|privateuseone)(:\d+)?'
 
+# %% ../nbs/05_quality.ipynb #7cbf4098
 def check_training(**options) -> dict:
     ("`train`'s options (layers, epochs, steps, batch_size, models, hidden, observe, seed; lr, weight_decay, noise; "
      "device), each refused in one line naming it; None means the default. Numbers come back as numbers.")

@@ -25,6 +25,7 @@ BLOCK_ROWS = 1 << 16      # rows drawn per block, each block from its own seed
 STRENGTH = 0.95           # s: in a pattern row, each feature of the group takes its planted value with this probability
 SHARES = (0.2, 0.4)       # π: each group's pattern holds in a share of rows drawn uniformly from this range
 
+# %% ../nbs/09_synthetic.ipynb #51e949d8
 @dataclass
 class Plan:
     "Which features are planted together, on which values, and in how many rows (see the text)."
@@ -190,6 +191,7 @@ FAMILY = dict(                # each kind's parameters, and the noise defaults i
     mixed=dict(parts=('copies', 'chains', 'conjunction', 'clusters'), n_groups=1, n_copies=(1, 2), n_chains=1,
                n_conj=1, n_clusters=1, n_noise=(10, 40)))
 
+# %% ../nbs/09_synthetic.ipynb #4ac495c2
 def _draw(rng, spec):
     "A value as it is; a (low, high) pair of numbers drawn uniformly (whole numbers when both ends are)."
     if not (isinstance(spec, tuple) and len(spec) == 2 and not isinstance(spec[0], str)): return spec
@@ -303,6 +305,7 @@ def _mixed(rng, P) -> list:
     "Each kind of `parts`, in one table."
     return [s for part in P['parts'] for s in _BUILD[part](rng, {**FAMILY[part], **P})]
 
+# %% ../nbs/09_synthetic.ipynb #022a2020
 _BUILD = dict(copies=_copies, chains=_chains, conjunction=_conjunction, clusters=_clusters, wide_binary=_wide_binary,
              noise=lambda rng, P: [], mixed=_mixed)
 

@@ -97,6 +97,7 @@ def read_vector(
 # %% ../nbs/00_tour.ipynb #6fd0833b
 _BLUE, _ORANGE, _GREY = '#1f77b4', '#ff7f0e', '#c7c7c7'
 
+# %% ../nbs/00_tour.ipynb #29a1f222
 def _probs_size(enc: Encoder) -> tuple: return (max(3.2, 0.3 * enc.n_items + 1.2), 2.4)
 
 # %% ../nbs/00_tour.ipynb #65dab848
@@ -168,6 +169,7 @@ class _ModelView(widgets.VBox):
 # %% ../nbs/00_tour.ipynb #82595fd2
 _PX_PER_INCH = 100   # the size of the chapter's static figures on the page
 
+# %% ../nbs/00_tour.ipynb #33aa26d6
 def _png_size(png: bytes) -> tuple: return struct.unpack('>II', png[16:24])   # (width, height) from the PNG header
 
 # %% ../nbs/00_tour.ipynb #5b85ff9b

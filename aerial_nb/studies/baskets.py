@@ -110,6 +110,7 @@ def checked(
 SUPPORTS = (0.01, 0.005, 0.001)
 METHODS = ('aerial-nb', 'pyfim', 'mlxtend')
 
+# %% ../../nbs/studies/09_baskets.ipynb #2552c5af
 def basket_study(
     n: int = 100_000,        # baskets
     supports=SUPPORTS,       # minimum supports

@@ -318,6 +318,7 @@ def _timed(f, *args, **kw):
 MINERS = ('FP-Growth', 'Aerial+ (paper)', 'aerial_nb')
 PAPER_ENCODING = {'FP-Growth': True, 'Aerial+ (paper)': True, 'aerial_nb': False}   # which encoding each miner reads
 
+# %% ../../nbs/studies/03_classification.ipynb #d1b7657a
 def _mine(miner: str, X, enc, feat, cls, s: dict, seed: int, target: str) -> tuple:
     ("Patterns for each classifier from one miner on the training rows, {classifier: (patterns, seconds)}; "
      "and for aerial_nb how each length of class rules was mined ('exact', 'pruned' or 'model').")
@@ -448,6 +449,7 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
 # %% ../../nbs/studies/03_classification.ipynb #1be8369d
 SWEEP = {'CBA': (0.1, 0.05, 0.01), 'BRL': (0.5, 0.3, 0.1), 'CORELS': (0.5, 0.4, 0.3, 0.1, 0.01)}  # Appendix E's grid
 
+# %% ../../nbs/studies/03_classification.ipynb #acf2a017
 def support_sweep(
     df: pd.DataFrame,       # the table, class column included
     supports: dict = None,  # classifier -> FP-Growth supports (default `SWEEP`)

@@ -149,6 +149,7 @@ NIAARM_ALGORITHMS = {'BAT': 'BatAlgorithm', 'GWO': 'GreyWolfOptimizer', 'SC': 'S
                      'FSS': 'FishSchoolSearch'}
 DEFAULT_EVALS, PAPER_EVALS = 500, 50_000   # fitness evaluations: our default run, and the paper's
 
+# %% ../../nbs/studies/01_evaluation.ipynb #20b70577
 def item_table(enc: Encoder, X) -> pd.DataFrame:
     "The one-hot table back as a table of `feature=value` item names, one column per feature."
     n, k = len(X), len(enc.features)
@@ -194,6 +195,7 @@ def score_rules(
 # %% ../../nbs/studies/01_evaluation.ipynb #2a86a6d0
 METHODS = ['Aerial+', 'FP-Growth', 'HMine', 'ARM-AE', 'BAT', 'GWO', 'SC', 'FSS']
 
+# %% ../../nbs/studies/01_evaluation.ipynb #ddc7aeea
 def _warm_up():
     "One tiny training run, so that the first timed run does not pay for torch's start-up."
     enc, X = encode(pd.DataFrame({'a': list('xyxy'), 'b': list('ppqq')}), paper=True)
@@ -256,6 +258,7 @@ def rule_quality_study(
 # %% ../../nbs/studies/01_evaluation.ipynb #0312ebef
 COLUMNS = ['rules', 'time_s', 'coverage', 'support', 'confidence', 'lift']
 
+# %% ../../nbs/studies/01_evaluation.ipynb #385bddae
 def summary_table(
     df: pd.DataFrame,  # `rule_quality_study`'s rows
 ) -> pd.DataFrame:     # mean over seeds per (dataset, method), Table 3's columns
@@ -270,6 +273,7 @@ def summary_table(
 TARGETS = dict(coverage=0.99, variation=0.2, confidence={'breast_cancer': 0.84, 'congressional_voting': 0.93,
                'mushroom': 0.94, 'chess_krvskp': 0.93, 'spambase': 0.95})
 
+# %% ../../nbs/studies/01_evaluation.ipynb #5cb3e4f8
 def check_targets(
     df: pd.DataFrame,  # `rule_quality_study` rows with Aerial+ (and FP-Growth for the rule-count target)
 ) -> pd.DataFrame:     # one row per dataset: measured values and whether each target is met
@@ -318,6 +322,7 @@ def antecedent_sweep(
 # %% ../../nbs/studies/01_evaluation.ipynb #393c0555
 TAU_A_FOR_TAU_C = {'breast_cancer': 0.1, 'congressional_voting': 0.1}  # the paper's τa in the τc sweep (else 0.5)
 
+# %% ../../nbs/studies/01_evaluation.ipynb #3aed1b63
 def threshold_sweep(
     datasets: list = None,                                        # UCI dataset names (default: all five)
     tau_a=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),          # τa values (τc = 0.8)
@@ -364,6 +369,7 @@ def training_search(
 # %% ../../nbs/studies/01_evaluation.ipynb #d133edab
 _PACKAGES = ('mlxtend', 'niaarm', 'niapy')   # the baselines of the rule-quality study
 
+# %% ../../nbs/studies/01_evaluation.ipynb #3f33bb1d
 def write_rule_quality(
     df: pd.DataFrame,   # `rule_quality_study`'s rows
     folder,             # where to write (created if needed)

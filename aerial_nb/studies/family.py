@@ -58,6 +58,7 @@ def strong_rules(
 TIMEOUT = 300        # seconds one run (aerial_nb, pyfim, or counting the exact set) may take on one table
 MEMORY_MB = 8000     # resident memory at which a run is stopped (a third of this machine's)
 
+# %% ../../nbs/studies/06_family.ipynb #fa0ad50e
 def _rss_mb(pid: int) -> float:
     "Resident memory of a process, in MB (0 once it is gone)."
     try: return next(int(l.split()[1]) for l in open(f'/proc/{pid}/status') if l.startswith('VmRSS')) / 1024
@@ -69,6 +70,7 @@ _CHILD = ('import pickle, sys, time\n'                       # the fresh process
           't0 = time.perf_counter(); out = f(*args); seconds = time.perf_counter() - t0\n'
           'pickle.dump((seconds, out), open(sys.argv[2], "wb"), protocol=5)')
 
+# %% ../../nbs/studies/06_family.ipynb #34ad3163
 def timed(
     f,                            # a function of an importable module (pickled by name)
     *args,                        # its arguments
@@ -94,6 +96,7 @@ def timed(
 # %% ../../nbs/studies/06_family.ipynb #48d0bd91
 METHODS = ('auto', 'model')   # the default, and the default with the model proposing every length
 
+# %% ../../nbs/studies/06_family.ipynb #5526baa1
 def exact_set(df: pd.DataFrame, enc: Encoder) -> tuple:
     "(ante, cons) of the table's exact set: every rule that passes the default's checks, counted."
     r = find_rules(df, enc, method='exact')
@@ -121,6 +124,7 @@ def in_exact_set(
 # %% ../../nbs/studies/06_family.ipynb #124848c5
 NOTHING = (np.zeros((0, 2), np.int64), np.zeros(0, np.int64))   # no rules
 
+# %% ../../nbs/studies/06_family.ipynb #d3b04596
 def family_run(
     kind: str,                  # a family (`FAMILIES`)
     params: dict,               # its parameters
@@ -173,6 +177,7 @@ GRID = [                       # (kind, parameters): the fixed grid, seed 0
     ('mixed', dict(n_noise=100, noise_rare=0.3)),
 ]
 
+# %% ../../nbs/studies/06_family.ipynb #9837f7d5
 def family_study(
     grid=GRID,                 # (kind, parameters) of the tables
     rows=ROWS,                 # rows of each
@@ -204,6 +209,7 @@ NOISE_CELLS = dict(                                 # what the independent colum
     binary=dict(noise_binary=1.0, noise_p=(0.05, 0.95)),   # y/n, P(y) anywhere from 0.05 to 0.95
     categorical=dict(noise_binary=0.0))                    # 3 to 30 values of Zipf-skewed shares
 
+# %% ../../nbs/studies/06_family.ipynb #de7fc8cd
 def noise_run(
     rows: int,                  # rows of the table
     columns: int,               # its independent columns
@@ -277,6 +283,7 @@ def noise_summary(
 # %% ../../nbs/studies/06_family.ipynb #e1d05de8
 _PACKAGES = ('pyfim',)   # what the strong rules are counted with
 
+# %% ../../nbs/studies/06_family.ipynb #2fb28387
 def write_family(
     runs: pd.DataFrame,   # `family_study`'s rows
     folder,               # where to write (created if needed)

@@ -21,6 +21,7 @@ __all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'py
 # %% ../../nbs/studies/00_harness.ipynb #5faafe60
 CORE_PACKAGES = ('aerial_nb', 'torch', 'numpy', 'pandas')   # recorded with every result
 
+# %% ../../nbs/studies/00_harness.ipynb #dc0e1a88
 def _version(p: str) -> str | None:
     try: return metadata.version(p)
     except metadata.PackageNotFoundError: return None
@@ -119,6 +120,7 @@ def markdown_table(
 # %% ../../nbs/studies/00_harness.ipynb #cc6e37f6
 HEADER = ('created', 'note', 'machine')   # what every results file opens with
 
+# %% ../../nbs/studies/00_harness.ipynb #4d701b6e
 def write_results(
     folder,               # where to write (created if needed)
     name: str,            # the files are NAME.json and NAME.md

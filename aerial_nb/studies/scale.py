@@ -31,6 +31,7 @@ TIMEOUT = 600                  # seconds before a run is stopped
 MEMORY_MB = 0.75 * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20
 METHODS = ('aerial_nb', 'pyfim', 'mlxtend', 'pyaerial')   # pyaerial: version 1.1.0
 
+# %% ../../nbs/studies/04_scale.ipynb #a25fc72d
 def scale_table(
     folder,                # where the tables are kept
     rows: int,             # rows
@@ -91,6 +92,7 @@ def _rules(path) -> pd.DataFrame:
 # what aerial_nb's summary says of each run: seconds per stage, rows read per second, training
 STAGES = ('fit_s', 'scan_s', 'train_s', 'extract_s', 'total_s', 'rows_per_s', 'steps', 'training_rows')
 
+# %% ../../nbs/studies/04_scale.ipynb #5e3dad55
 def run_aerial_nb(
     table,                      # a Parquet file
     folder,                     # where the rules are written
@@ -178,6 +180,7 @@ def _pyaerial(df: pd.DataFrame, t: dict) -> pd.DataFrame:
     return r.assign(antecedents=r.antecedents.map(sorted), consequents=r.consequent.map(lambda c: [c]),
                     lift=np.nan)[['antecedents', 'consequents', 'support', 'confidence', 'lift']]
 
+# %% ../../nbs/studies/04_scale.ipynb #c1197e17
 BASELINES = {'pyfim': _pyfim, 'mlxtend': _mlxtend, 'pyaerial': _pyaerial}
 
 # %% ../../nbs/studies/04_scale.ipynb #b39604c6
@@ -323,6 +326,7 @@ def growth_exponent(
 # %% ../../nbs/studies/04_scale.ipynb #cc9bc5fc
 _PACKAGES = ('pyarrow', 'pyfim', 'mlxtend', 'pyaerial')   # what the runs read with and compare against
 
+# %% ../../nbs/studies/04_scale.ipynb #cd5d8712
 def scale_table_md(runs: pd.DataFrame) -> pd.DataFrame:
     "The runs as a reader's table: one row per table and method."
     cols = ['rows', 'features', 'items', 'method', 'seed', 'status', 'seconds', 'peak_mb', 'rules', 'recall',

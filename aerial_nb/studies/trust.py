@@ -41,6 +41,7 @@ def fim_rules(
 # %% ../../nbs/studies/02_trust.ipynb #e2aeb1e8
 STRONG = dict(min_support=0.1, min_confidence=0.9, min_lift=1.2, max_antecedents=2)   # the strong rules' thresholds
 
+# %% ../../nbs/studies/02_trust.ipynb #35c0db1f
 def strong_rules(
     X,                 # (n, D) one-hot table
     enc: Encoder,      # its encoder
@@ -129,6 +130,7 @@ def run_pyaerial(
     ante, cons = rules_of(r.antecedents, r.consequent, enc)
     return dict(ante=ante, cons=cons, seconds=phases['train_s'] + phases['extract_s'], encoding='default')
 
+# %% ../../nbs/studies/02_trust.ipynb #d99094f1
 METHODS = {'auto': partial(run_mine, method='auto'), 'exact': partial(run_mine, method='exact'),
            'model': partial(run_mine, method='model'), 'paper': partial(run_mine, paper=True),
            'fpgrowth': run_fpgrowth, 'pyaerial': run_pyaerial}   # name -> runner (df, target, seed)
@@ -198,6 +200,7 @@ def serve(
 # %% ../../nbs/studies/02_trust.ipynb #b6eaca03
 PRELOAD = {'fpgrowth': 'fim', 'pyaerial': 'aerial'}   # method -> the baseline the server imports for it
 
+# %% ../../nbs/studies/02_trust.ipynb #208d8bde
 class Measurer:
     "Runs `measure` jobs each in a fresh process, forked from one server (`serve`) that has imported the packages."
     def __init__(self,
@@ -226,6 +229,7 @@ class Measurer:
 # %% ../../nbs/studies/02_trust.ipynb #63d22ce7
 MODES = {'general': None, 'class': 'class'}   # general rules (class column dropped), class rules (class as target)
 
+# %% ../../nbs/studies/02_trust.ipynb #922b74d6
 def trust_study(
     tables: list = None,    # UCI table names (default: all ten)
     seeds: int = 5,         # runs of every method on every table and mode
@@ -283,6 +287,7 @@ def trust_table(
 _PACKAGES = ('pyaerial', 'pyfim', 'mlxtend')   # the baselines, whose versions are recorded with the results
 ORDER = list(METHODS)                         # the methods' column order
 
+# %% ../../nbs/studies/02_trust.ipynb #f1d3b0c7
 def trust_views(
     t: pd.DataFrame,   # `trust_table`'s table
 ) -> dict:             # title -> frame
@@ -305,7 +310,7 @@ def trust_views(
 def trust_targets(
     rows: pd.DataFrame,   # `trust_study`'s rows (or `read_trust`'s)
 ) -> pd.DataFrame:        # target, measured, asked, holds
-    "The issue's targets, each measured over every table, mode and seed (a share over nothing counts as met)."
+    "The study's targets, each measured over every table, mode and seed (a share over nothing counts as met)."
     m = lambda name: rows[rows.method == name]
     worst = lambda name, col: float(m(name)[col].fillna(1.0).min())
     ours = rows[rows.method.isin(['auto', 'exact', 'model', 'fpgrowth'])]

@@ -92,6 +92,7 @@ json.dump(dict(status=status or ("ok" if p.returncode == 0 else "failed"), secon
 '''
 MEMORY_MB = 8000   # resident memory at which any run is stopped (a third of this machine's)
 
+# %% ../../nbs/studies/07_wide.ipynb #5d29f316
 def run_fresh(
     cmd: list,                     # the command and its arguments
     timeout: float,                # seconds before it is stopped
@@ -111,6 +112,7 @@ def run_fresh(
 # %% ../../nbs/studies/07_wide.ipynb #8850b555
 RUN_TIMEOUT = 3600   # seconds before an aerial-nb or matrix-product run is stopped
 
+# %% ../../nbs/studies/07_wide.ipynb #a71db132
 def aerial_run(
     table,                          # a CSV file
     max_antecedents: int,           # --max-antecedents
@@ -129,6 +131,7 @@ def aerial_run(
 _CALL = ('import json, sys; from aerial_nb.studies import wide; '
          'json.dump(getattr(wide, sys.argv[1])(*json.loads(sys.argv[2])), open(sys.argv[3], "w"))')
 
+# %% ../../nbs/studies/07_wide.ipynb #1362f949
 def fresh_call(
     name: str,                     # a function of this module
     args: list,                    # its arguments (JSON)
@@ -143,6 +146,7 @@ def fresh_call(
 # %% ../../nbs/studies/07_wide.ipynb #0bdb84c3
 MIN_SUPPORT, MIN_CONFIDENCE = 0.1, 0.9   # the baselines' question: support of antecedent and consequent, confidence
 
+# %% ../../nbs/studies/07_wide.ipynb #06dd12e5
 def pyfim_rules(
     table: str,                # a CSV of 0/1 columns
     max_antecedents: int,      # the longest antecedent
@@ -220,10 +224,11 @@ def score(
 # %% ../../nbs/studies/07_wide.ipynb #14594894
 TIMEOUT = 200                                   # seconds a pyfim run may take
 EXACT_COST = 2 * 10**12                         # multiply-adds up to which the exact set is counted for the scores
-LIMITS_MB = {(200, 300): 1000}                  # the issue's memory limit for aerial-nb, by shape ...
+LIMITS_MB = {(200, 300): 1000}                  # the memory aerial-nb may use, by shape ...
 LIMIT_MB = 4000                                 # ... and for every other shape
 METHODS = ('aerial-nb', 'pyfim fpgrowth', 'pyfim apriori', 'blocked product', 'X.T @ X')
 
+# %% ../../nbs/studies/07_wide.ipynb #9cac54be
 def _exact_cost(n: int, D: int, L: int) -> int: return n * D * comb(D, L)
 
 # %% ../../nbs/studies/07_wide.ipynb #3168c3ba
@@ -284,6 +289,7 @@ def wide_run(
 # %% ../../nbs/studies/07_wide.ipynb #b6791bfb
 SHAPES = {'200x300': (200, 300), '10000x2000': (10_000, 2000), '1000x20000': (1000, 20_000)}   # name -> (rows, columns)
 
+# %% ../../nbs/studies/07_wide.ipynb #eb6b3d46
 def wide_study(
     shapes=tuple(SHAPES),       # names of `SHAPES`
     timeout: float = TIMEOUT,   # seconds a pyfim run may take
@@ -322,7 +328,7 @@ def wide_tables(
 def limits(
     runs: pd.DataFrame,   # `wide_study`'s rows
 ) -> pd.DataFrame:        # per shape and length: aerial-nb's status, peak MB, the limit, whether it held, planted rules found
-    "aerial-nb against the issue's limits: finished, and its peak memory under the limit of its shape."
+    "aerial-nb against its memory limits: finished, and its peak memory under the limit of its shape."
     a = runs[runs.method == 'aerial-nb']
     return pd.DataFrame({'shape': a['shape'], 'max_antecedents': a.max_antecedents, 'status': a.status,
                          'peak_mb': a.peak_mb, 'limit_mb': a.limit_mb,
