@@ -46,6 +46,7 @@ def whole_number(
         return v
     return whole
 
+# %% ../nbs/12_cli.ipynb #ee870849
 SEEDS = 2**63   # the seeds `train` takes: 0 to 2**63 - 1
 
 # %% ../nbs/12_cli.ipynb #149fe89c
@@ -64,6 +65,7 @@ def _number(low: float, high: float, low_open: bool, high_open: bool):
 _fraction, _share, _positive = _number(0, 1, True, True), _number(0, 1, True, False), _number(0, math.inf, False, True)
 _rate = _number(0, 1, False, False)
 
+# %% ../nbs/12_cli.ipynb #9d5e0578
 def _bins(text: str):
     "An argparse type: 'auto' or a whole number of bins."
     return text if text == 'auto' else whole_number(1)(text)
@@ -80,10 +82,11 @@ TYPES = {   # how a library parameter reads on the command line (argparse keywor
     'method': dict(choices=METHODS), 'functional': dict(choices=('mark', 'drop')),
     'binning': dict(choices=('quantile', 'uniform')), 'missing': dict(choices=('absent', 'item')),
     'bins': dict(type=_bins), 'paper': dict(action='store_true'), 'na_values': dict(nargs='*', metavar='TEXT'),
-    **dict.fromkeys(['target', 'drop', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
+    **dict.fromkeys(['target', 'drop', 'presence', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
     **dict.fromkeys(['antecedents', 'consequents', 'items'], dict(nargs='+', metavar='ITEM')),
 }
 
+# %% ../nbs/12_cli.ipynb #2e285190
 @functools.lru_cache(maxsize=None)
 def _docs(f: Callable) -> dict:
     "The comments of `f`'s parameters (read once: `main` builds its parser on every call)."
@@ -110,13 +113,14 @@ def typed(args, names: list) -> dict:
 
 # %% ../nbs/12_cli.ipynb #87fb0874
 MINE = ['max_antecedents', 'method', 'target', 'antecedents', 'consequents', 'top_k', 'by', 'functional', 'paper', 'tau_a',
-        'tau_c', 'drop', 'sample_rows', 'seed', 'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
-ITEMSETS = ['max_length', 'min_support', 'items', 'method', 'paper', 'tau_i', 'drop', 'sample_rows', 'seed', 'budget',
-            'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
+        'tau_c', 'drop', 'presence', 'sample_rows', 'seed', 'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
+ITEMSETS = ['max_length', 'min_support', 'items', 'method', 'paper', 'tau_i', 'drop', 'presence', 'sample_rows', 'seed',
+            'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
 THRESHOLDS = list(inspect.signature(check_thresholds).parameters)
 VERIFY = ['tau_a', 'tau_c', 'min_confidence', 'min_lift', 'data_dir', 'na_values']
 ENCODING = ['bins', 'binning', 'categorical', 'numeric', 'missing', 'max_distinct', 'max_codes', 'max_categories']
 
+# %% ../nbs/12_cli.ipynb #fd0bd7b8
 def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
     "The options every command that reads a table has: the table, where UCI tables live, missing spellings, output."
     p.add_argument('data', help='CSV or Parquet file (or a folder or glob of Parquet files), uci:NAME (' +
@@ -137,6 +141,7 @@ def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
 # %% ../nbs/12_cli.ipynb #fc307be8
 COMMANDS = 'aerial_nb.commands'   # the entry-point group of the commands other packages add to `aerial-nb`
 
+# %% ../nbs/12_cli.ipynb #91388e93
 class Command(NamedTuple):
     "A command another package adds to `aerial-nb`."
     help: str            # its line in `aerial-nb --help`
@@ -181,6 +186,7 @@ _MINE_HELP = ("Mine association rules. Every rule returned passes these checks o
               "says which ran and why. --paper runs the paper's Aerial+ instead, with thresholds on the model's "
               "outputs (--tau-a, --tau-c).")
 
+# %% ../nbs/12_cli.ipynb #af49b29a
 def build_parser(
     commands: dict = None, # name -> `Command` added by other packages (default: `added_commands()`)
 ) -> argparse.ArgumentParser:
@@ -320,6 +326,7 @@ def _verify(args) -> dict:
     if not args.json: print(verdict_text(out, args.antecedent, args.consequent))
     return out
 
+# %% ../nbs/12_cli.ipynb #8bedd3da
 _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify}
 
 # %% ../nbs/12_cli.ipynb #fa6dde3b
@@ -352,6 +359,7 @@ def _dests(ap: argparse.ArgumentParser, command: str) -> list:   # the parameter
 # %% ../nbs/12_cli.ipynb #10db5aec
 _INTERRUPTED = []   # set while `main` runs when Ctrl-C is pressed
 
+# %% ../nbs/12_cli.ipynb #b2ffadf4
 def _on_ctrl_c(signum, frame):
     "Ctrl-C during `main`: a KeyboardInterrupt, and a note of it (a reader may turn it into an error of its own)."
     _INTERRUPTED.append(True)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_mining.ipynb #8ac0d5c0
 from __future__ import annotations
-import inspect, math, sys, time, warnings
+import dataclasses, inspect, math, sys, time, warnings
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
@@ -22,14 +22,14 @@ from .bitsets import (BitTable, as_bits, code_bits, cooccurrence, itemset_counts
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
                                data_bits, fisher_greater, itemset_frame, rule_counts, rule_set_summary, rule_text)
-from .streaming import SAMPLE_ROWS, Scan, peak_memory_mb, scan_table
+from .streaming import SAMPLE_ROWS, Scan, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'GATE_SLACK', 'EXACT_BUDGET', 'METHODS',
-           'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items', 'exact_level', 'coraised',
-           'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
+__all__ = ['MAX_EXTENSIONS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'GATE_SLACK', 'DENSE', 'EXACT_BUDGET',
+           'REACH', 'METHODS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items', 'exact_level',
+           'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
            'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes', 'Trainer',
            'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
            'verified_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
@@ -81,6 +81,7 @@ def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
 # %% ../nbs/08_mining.ipynb #43cb3ab4
 MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed; past it, only those that co-raise
 
+# %% ../nbs/08_mining.ipynb #a3c00f9a
 def exact_level(
     checks: Checks,          # the table and its checks
     sets: np.ndarray,        # (m, L) antecedents, each sorted, of items of distinct features
@@ -161,6 +162,7 @@ def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
 PROBES, CALIBRATION_ROWS = 256, 1 << 16    # antecedents of each length the stop asks about; rows they are counted on
 PATIENCE, TOLERANCE = 2, 0.02              # training has converged when `PATIENCE` checks improve less than `TOLERANCE`
 
+# %% ../nbs/08_mining.ipynb #e3395d98
 class Calibration:
     "How far a model's answers are from the exact conditional frequencies of the table: training's stop, the gate's width."
     def __init__(self,
@@ -239,6 +241,7 @@ def __call__(self: Calibration, model: Model):
 # %% ../nbs/08_mining.ipynb #682091fc
 GATE_SLACK = 0.05   # the gate opens this much wider than the model's worst under-estimate on the probes
 
+# %% ../nbs/08_mining.ipynb #055e8465
 @patch
 def margins(self: Calibration, model: Model, relevant: float = MIN_CONFIDENCE / 2) -> list:
     ("Per antecedent length, how far below a frequency of at least `relevant` the model's answer fell at worst on the "
@@ -250,6 +253,9 @@ def margins(self: Calibration, model: Model, relevant: float = MIN_CONFIDENCE / 
     return out
 
 # %% ../nbs/08_mining.ipynb #004fa26c
+DENSE = 0.25   # a chunk whose gate lets through more than this share of its pairs is counted in full
+
+# %% ../nbs/08_mining.ipynb #1a3fae07
 def model_level(
     checks: Checks,          # the table and its checks
     model: Model,            # a model trained for verified rules
@@ -270,7 +276,10 @@ def model_level(
         own = _own(fo, sets[s])
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
         A = sets[s][r]
-        nA, nC, nAC = rule_counts(checks.bits, A, c, n)
+        if len(r) > DENSE * own.size:           # a wide gate: counting the chunk against every item is cheaper
+            N = np.concatenate([N for _, N in cooccurrence(checks.bits, sets[s], memory_mb=memory_mb)])
+            nA, nC, nAC = support[s][r], counts[c], N[r, c]
+        else: nA, nC, nAC = rule_counts(checks.bits, A, c, n)
         ok = checks.thresholds(nA, nAC, nC)
         parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
         if grow is not None:
@@ -285,14 +294,16 @@ def model_level(
 
 # %% ../nbs/08_mining.ipynb #c669c7da
 EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exactly (a few seconds on two cores)
+REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
 METHODS = ('auto', 'exact', 'model')
 
+# %% ../nbs/08_mining.ipynb #56dfa057
 def choose_path(
     method: str,            # 'auto', 'exact' or 'model'
     cost: int,              # multiply-adds that counting the length's antecedents against every item takes
     budget: float,          # the most a length may cost to be counted under 'auto'
     earlier: str = None,    # the path of the length before ('model' there leaves the model to go on)
-    pruned: bool = False,   # the antecedents are those that co-raise a consequent, not every frequent one
+    pruned: bool = False,   # the antecedents are those that co-raise a consequent (every one is out of reach)
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
 ) -> tuple:                 # (path, why): 'exact', 'pruned' (counted, after pruning) or 'model'
     "The path of one antecedent length, and why: counted where that is affordable, the model's proposals where not."
@@ -300,7 +311,8 @@ def choose_path(
     if method == 'model': return 'model', 'method=model'
     if earlier == 'model': return 'model', "its antecedents grow from the model's shorter ones"
     counted = 'pruned' if pruned else 'exact'
-    what = 'the antecedents that co-raise a consequent' if pruned else 'every antecedent'
+    what = ('the antecedents that co-raise a consequent (every antecedent is out of reach, so this length is not '
+            'searched in full)') if pruned else 'every antecedent'
     if cost <= budget: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within the budget of {budget:.2g}'
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
     return 'model', f'counting {what} would take {cost:.2g} multiply-adds, over the budget of {budget:.2g}'
@@ -358,9 +370,9 @@ def mine_levels(
             if L == 1: raised1 = np.column_stack([sets[raised[:, 0], 0], raised[:, 1]])
             if not last:
                 if listing: keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets)
-                pruned = method == 'auto' and (not listing or keep.sum() * D * n > budget)
+                pruned = method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget)   # see the text
                 if pruned: nxt, nxt_n = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow)
-                elif listing: nxt, nxt_n = nxt[keep], nxt_n[keep]
+                else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0))
         if not last:
@@ -425,6 +437,7 @@ class Summary:
 # %% ../nbs/08_mining.ipynb #77567a97
 _CLUSTER = ('partitions', 'workers', 'worker_peak_memory_mb')
 
+# %% ../nbs/08_mining.ipynb #c8dbb147
 def _reading_facts(facts: dict) -> dict:
     "The `Summary` fields of what reading the table found (`Scan.stats`), a cluster's facts as one."
     names = {f.name for f in fields(Summary)} - {'rows', 'cluster'}
@@ -658,6 +671,7 @@ def _data(data, enc: Encoder) -> tuple:
 # %% ../nbs/08_mining.ipynb #f1b123b6
 TRAIN_OPTIONS = ('layers', 'epochs', 'batch_size', 'lr', 'weight_decay', 'noise', 'models', 'steps', 'hidden', 'observe')
 
+# %% ../nbs/08_mining.ipynb #9667fe2c
 def _split(options: dict, paper: bool) -> tuple:
     "Options split into the checks' thresholds and `train`'s; an unknown one is an error naming it."
     th = {k: v for k, v in options.items() if k in inspect.signature(check_thresholds).parameters}
@@ -670,6 +684,7 @@ def _split(options: dict, paper: bool) -> tuple:
 # %% ../nbs/08_mining.ipynb #952ef579
 MEASURES = [*METRICS, 'p_value', 'ante_prob', 'cons_prob']   # the measures of a rule table, which `by` may name
 
+# %% ../nbs/08_mining.ipynb #3ed624c4
 def _is_model(m) -> bool:
     "Whether `m` is a trained `Model` (PyTorch is not imported to say no: a Model exists only once it is)."
     ae = sys.modules.get('aerial_nb.autoencoder')
@@ -711,6 +726,7 @@ def _loss_falling(history: list) -> float:
     first, before, last = np.mean(history[:k]), np.mean(history[-2 * k:-k]), np.mean(history[-k:])
     return float(np.clip((before - last) / (first - last), 0, 1)) if first > last else 0.0
 
+# %% ../nbs/08_mining.ipynb #d5f656f7
 SHORT_STEPS, FALLING = 100, 0.05   # the paper's training was short: fewer steps, or this share of its fall in the last tenth
 
 # %% ../nbs/08_mining.ipynb #a1fc4c61
@@ -851,10 +867,15 @@ def _paper_only(paper: bool, **taus):
 
 # %% ../nbs/08_mining.ipynb #0a421289
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
-          client, check) -> Scan:
+          client, check, presence=None) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
     options = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {}))
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
+    elif presence is not None and presence is not False:
+        if client is not None: raise ValueError('presence: not on a Dask cluster; give the 0/1 columns as true/false')
+        if isinstance(data, pd.DataFrame): data = transactions(data, presence=presence)
+        elif presence is True: raise ValueError('presence=True (every 0/1 column) needs a DataFrame; name the columns of a file')
+        else: data = dataclasses.replace(open_table(data, data_dir, na_values), presence=tuple(check_names(presence, 'presence')))
     if client is None:
         return scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, **options)
     from aerial_nb.cluster import scan_cluster          # Dask is imported only when a cluster is asked for
@@ -877,6 +898,8 @@ def mine(
     tau_a: float = None,          # paper: antecedent similarity threshold (default `TAU_A`, 0.5)
     tau_c: float = None,          # paper: consequent similarity threshold (default `TAU_C`, 0.8)
     drop: list = None,            # columns to leave out
+    presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values
+                                  # (True: every 0/1 column of a DataFrame)
     encoder_options: dict = None, # `Encoder.fit`'s options: bins, categorical, numeric, missing, max_categories, ...
     sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
     seed: int = 0,                # seeds the training sample and training (same seed, same rules)
@@ -915,7 +938,7 @@ def mine(
         check_antecedents(enc, max_antecedents)
         rule_items(enc, target=target) if target is not None else rule_items(enc, antecedents, consequents)
     s = _read(data, paper, th.get('floor', FLOOR), drop, encoder_options, sample_rows, seed, progress, data_dir,
-              na_values, client, check)
+              na_values, client, check, presence)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', MiningWarning)
         model, rules, summary = fit_rules(s, None, max_antecedents, method, target, antecedents, consequents, paper,
@@ -1029,6 +1052,7 @@ def mine_itemsets(
     paper: bool = False,          # the paper's Algorithm 2: itemsets whose marked items all reach `tau_i`
     tau_i: float = None,          # paper: itemset similarity threshold (default `TAU_I`, 0.5)
     drop: list = None,            # columns to leave out
+    presence=None,                # as for `mine`
     encoder_options: dict = None, # `Encoder.fit`'s options
     sample_rows: int = SAMPLE_ROWS, # training rows at most
     seed: int = 0,                # seeds the training sample and training
@@ -1061,7 +1085,7 @@ def mine_itemsets(
         if max_length is None: max_length = min(2, len(enc.features))
         check_length(enc, max_length); _items(enc, items, 'items')
     s = _read(data, paper, min_support if given or not paper else FLOOR, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values, client,
-              check)
+              check, presence)
     enc, model, paths = s.encoder, None, []
     if paper:
         from aerial_nb.autoencoder import train

@@ -14,14 +14,15 @@ import pandas as pd
 from tqdm import tqdm
 
 from .encoding import (SAMPLE_ROWS, Encoder, check_encoder_options, check_flag, check_names, check_number,
-                                fit_batches)
+                                fit_batches, transactions)
 from .datasets import load_uci, weather_beverage
 from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
-           'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_table', 'read_baskets']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'ON', 'OFF', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS',
+           'mark_missing', 'present_items', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files',
+           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe',
+           'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -29,6 +30,7 @@ CHUNK_ROWS = 1 << 18   # rows read per batch
 NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', 'nan', '-NaN', '-nan', 'NULL', 'null',
              'None', '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')
 
+# %% ../nbs/04_streaming.ipynb #659a8c8d
 def mark_missing(
     df: pd.DataFrame,   # a batch of rows
     spellings,          # cell texts that mean "missing"
@@ -55,6 +57,7 @@ def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
 # a reader's failures: a malformed or truncated file, a damaged compressed stream, a file that cannot be read
 READ_ERRORS = (OSError, ValueError, EOFError, csv.Error, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 
+# %% ../nbs/04_streaming.ipynb #c9431ee8
 def _reading(name: str, batches):
     "The batches, a reader's failure (a malformed file, text that is not UTF-8) reported as one line naming the table."
     it, rows = iter(batches), 0
@@ -70,6 +73,27 @@ def _reading(name: str, batches):
         rows += len(df)
         yield df
 
+# %% ../nbs/04_streaming.ipynb #ee5c45c6
+ON, OFF = ('1', '1.0', 'true'), ('0', '0.0', 'false')   # the cells of a presence column (any case), missing being off
+
+# %% ../nbs/04_streaming.ipynb #ca2a6cc7
+def present_items(
+    name: str,          # the table, for messages
+    df: pd.DataFrame,   # a batch of rows
+    cols,               # its 0/1 (or true/false) columns to read as presence
+) -> pd.DataFrame:      # those columns as the item `col=1` where on, no item where off or missing
+    "A batch with its 0/1 columns read as present/absent (`transactions`), or an error naming the column and the cell."
+    unknown = [c for c in cols if c not in df.columns]
+    if unknown: raise ValueError(f'{name}: presence: no column(s) {unknown} in the table')
+    on = {}
+    for c in cols:
+        t = df[c].astype(str).str.strip().str.lower()
+        on[str(c)], off = t.isin(ON).to_numpy(), (t.isin(OFF) | df[c].isna()).to_numpy()
+        if not (on[str(c)] | off).all():
+            raise ValueError(f'{name}: presence: column {c!r} holds {df[c][~(on[str(c)] | off)].iloc[0]!r}, '
+                             'not 0/1 (or true/false)')
+    return df.assign(**transactions(pd.DataFrame(on, index=df.index)))
+
 # %% ../nbs/04_streaming.ipynb #668bc94b
 @dataclass
 class Source:
@@ -82,14 +106,17 @@ class Source:
     numbers: list = field(default_factory=list)   # text columns that hold numbers (found by `fit_table`)
     missing: dict = field(default_factory=dict)   # spelling -> cells it made missing (counted by `fit_table`)
     keep: object = None             # what must live while the table is read (the temporary copy of a stream)
+    presence: tuple = ()            # 0/1 columns read as present (the item `col=1`) or absent (no item)
 
     def batches(self, rows: int = CHUNK_ROWS, count: bool = False):
-        "The batches, with missing spellings marked and number columns converted (`count`: add up `missing`)."
+        ("The batches, with missing spellings marked, presence columns read and number columns converted "
+         "(`count`: add up `missing`).")
         for df in _reading(self.name, self.read(rows)):
             df, found = mark_missing(df, self.na_values)
             if count:
                 for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
-            if self.numbers: df = df.assign(**{c: _numbers(self.name, df, c) for c in self.numbers})
+            if self.presence: df = present_items(self.name, df, self.presence)
+            if self.numbers: df = df.assign(**{c: _numbers(self.name, df, c) for c in self.numbers if c not in self.presence})
             yield df
 
 # %% ../nbs/04_streaming.ipynb #56ef58fa
@@ -106,6 +133,7 @@ def _text(schema) -> list:
 # how batches are scanned: one at a time, nothing decoded ahead of the batch being encoded
 READAHEAD = dict(batch_readahead=1, fragment_readahead=1, use_threads=False)
 
+# %% ../nbs/04_streaming.ipynb #ae7ad083
 def parquet_format(schema):   # the Arrow schema of the files
     ("How Parquet is read: text columns as dictionaries (pandas categoricals, each distinct text held once per batch), "
      "without pre-buffering.")
