@@ -16,9 +16,10 @@ from fastcore.meta import delegates
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'check_names', 'check_flag', 'check_number',
-           'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder', 'ColumnFit', 'column_fits',
-           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'transactions']
+__all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF', 'check_names', 'check_flag',
+           'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder', 'ColumnFit',
+           'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions',
+           'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -671,6 +672,28 @@ def _zero_one(s: pd.Series) -> bool:
     v = s.to_numpy()
     return not s.isna().any() and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
 
+# %% ../nbs/02_encoding.ipynb #d3d87192
+ON, OFF = ('1', '1.0', 'true'), ('0', '0.0', 'false')   # the cells of a presence column (any case), missing being off
+
+# %% ../nbs/02_encoding.ipynb #c3796578
+def present_items(
+    df: pd.DataFrame,   # a table, or a batch of its rows
+    cols,               # its 0/1 (or true/false) columns to read as presence
+    name: str = None,   # the table, for messages (a file's path)
+) -> pd.DataFrame:      # those columns as the item `col=1` where on, no item where off or missing
+    "A table with its 0/1 columns read as present/absent, or an error naming the column and a cell that is neither."
+    where = f'{name}: ' if name else ''
+    unknown = [c for c in cols if c not in df.columns]
+    if unknown: raise ValueError(f'{where}presence: no column(s) {unknown} in the table')
+    on = {}
+    for c in cols:
+        t = df[c].astype(str).str.strip().str.lower()
+        on[str(c)], off = t.isin(ON).to_numpy(), (t.isin(OFF) | df[c].isna()).to_numpy()
+        if not (on[str(c)] | off).all():
+            raise ValueError(f'{where}presence: column {c!r} holds values other than 0/1 (or true/false), such as '
+                             f'{df[c][~(on[str(c)] | off)].iloc[0]!r}')
+    return df.assign(**{c: _present(v) for c, v in on.items()})
+
 # %% ../nbs/02_encoding.ipynb #47e97e39
 def transactions(
     data,           # a list of baskets (lists of item names), an all-boolean DataFrame, a scipy sparse 0/1 matrix, or a table
@@ -680,12 +703,7 @@ def transactions(
     "Transactions as a table whose only items are the items present: `item=1`, never `item=0`."
     if isinstance(data, pd.DataFrame) and not is_transactions(data):
         cols = [c for c in data.columns if _zero_one(data[c])] if presence is True else check_names(presence, 'presence')
-        if not cols: return data
-        unknown = [c for c in cols if c not in data.columns]
-        if unknown: raise KeyError(f'presence: unknown column(s) {unknown}')
-        bad = [c for c in cols if not _zero_one(data[c])]
-        if bad: raise ValueError(f'presence: column {bad[0]!r} holds values other than 0/1 (or True/False)')
-        return data.assign(**{str(c): _present(data[c].to_numpy() == 1) for c in cols})
+        return present_items(data, cols) if cols else data
     if isinstance(data, pd.DataFrame):
         return pd.DataFrame({str(c): _present(data[c].to_numpy()) for c in data.columns}, index=data.index)
     if hasattr(data, 'tocsc'):

@@ -14,15 +14,14 @@ import pandas as pd
 from tqdm import tqdm
 
 from .encoding import (SAMPLE_ROWS, Encoder, check_encoder_options, check_flag, check_names, check_number,
-                                fit_batches, transactions)
+                                fit_batches, present_items)
 from .datasets import load_uci, weather_beverage
 from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'ON', 'OFF', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS',
-           'mark_missing', 'present_items', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files',
-           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe',
-           'read_table', 'read_baskets']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
+           'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
+           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -73,27 +72,6 @@ def _reading(name: str, batches):
         rows += len(df)
         yield df
 
-# %% ../nbs/04_streaming.ipynb #ee5c45c6
-ON, OFF = ('1', '1.0', 'true'), ('0', '0.0', 'false')   # the cells of a presence column (any case), missing being off
-
-# %% ../nbs/04_streaming.ipynb #ca2a6cc7
-def present_items(
-    name: str,          # the table, for messages
-    df: pd.DataFrame,   # a batch of rows
-    cols,               # its 0/1 (or true/false) columns to read as presence
-) -> pd.DataFrame:      # those columns as the item `col=1` where on, no item where off or missing
-    "A batch with its 0/1 columns read as present/absent (`transactions`), or an error naming the column and the cell."
-    unknown = [c for c in cols if c not in df.columns]
-    if unknown: raise ValueError(f'{name}: presence: no column(s) {unknown} in the table')
-    on = {}
-    for c in cols:
-        t = df[c].astype(str).str.strip().str.lower()
-        on[str(c)], off = t.isin(ON).to_numpy(), (t.isin(OFF) | df[c].isna()).to_numpy()
-        if not (on[str(c)] | off).all():
-            raise ValueError(f'{name}: presence: column {c!r} holds {df[c][~(on[str(c)] | off)].iloc[0]!r}, '
-                             'not 0/1 (or true/false)')
-    return df.assign(**transactions(pd.DataFrame(on, index=df.index)))
-
 # %% ../nbs/04_streaming.ipynb #668bc94b
 @dataclass
 class Source:
@@ -115,7 +93,7 @@ class Source:
             df, found = mark_missing(df, self.na_values)
             if count:
                 for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
-            if self.presence: df = present_items(self.name, df, self.presence)
+            if self.presence: df = present_items(df, self.presence, self.name)
             if self.numbers: df = df.assign(**{c: _numbers(self.name, df, c) for c in self.numbers if c not in self.presence})
             yield df
 
