@@ -4,6 +4,7 @@
 
 # %% ../nbs/03_bitsets.ipynb #d551113d
 from __future__ import annotations
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -294,6 +295,13 @@ def _remote(bits: BitTable, sets, columns, memory_mb: float):
     step = max(1, int(memory_mb * 2**20 / 4 // (8 * max(len(cols), 1))))     # a quarter of the memory for the counts
     for s0 in range(0, len(sets), step): yield s0, bits.total(_block_counts, sets[s0:s0 + step], cols, memory_mb)
 
+# %% ../nbs/03_bitsets.ipynb #0ecb2b55
+@functools.lru_cache(maxsize=1024)
+def _fraction(t: float) -> tuple[int, int]:
+    "The fraction p/q that the decimal text of `t` denotes (denominator at most 10^6), remembered: thresholds repeat."
+    f = Fraction(repr(t)).limit_denominator(10**6)
+    return f.numerator, f.denominator
+
 # %% ../nbs/03_bitsets.ipynb #02026bef
 def fraction(
     t: float,                  # a threshold, such as 0.8 or 1.1
@@ -303,8 +311,7 @@ def fraction(
     "`t` as the fraction p/q that its decimal text denotes (denominator at most 10^6)."
     if not (isinstance(t, (int, float, np.floating, np.integer)) and not isinstance(t, bool) and 0 <= t <= high):
         raise ValueError(f'{what} must lie in [0, {high:g}], got {t!r}')
-    f = Fraction(repr(float(t))).limit_denominator(10**6)
-    return f.numerator, f.denominator
+    return _fraction(float(t))
 
 # %% ../nbs/03_bitsets.ipynb #b6f138ca
 def at_least(

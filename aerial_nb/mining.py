@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from .encoding import (Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
                                 is_transactions, transactions)
-from .bitsets import (BitTable, as_bits, code_bits, cooccurrence, itemset_counts, min_count, pad_sets,
+from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, itemset_counts, min_count, pad_sets,
                                row_ids)
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
@@ -28,11 +28,11 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'GATE_SLACK', 'DENSE', 'EXACT_BUDGET',
-           'REACH', 'METHODS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items', 'exact_level',
-           'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
-           'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes', 'Trainer',
-           'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
-           'verified_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+           'REACH', 'METHODS', 'CELLS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items',
+           'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels',
+           'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes',
+           'Trainer', 'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine',
+           'find_itemsets', 'verified_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -451,25 +451,31 @@ def _down(x: float) -> float:
     d = max(3, 1 - math.floor(math.log10(x)))
     return math.floor(x * 10**d) / 10**d
 
+# %% ../nbs/08_mining.ipynb #ff0732b3
+def _up(x: float) -> float:
+    "`x` rounded up to two significant digits."
+    if x <= 0: return 0.0
+    d = 1 - math.floor(math.log10(x))
+    return math.ceil(x * 10**d * (1 - 1e-12)) / 10**d
+
 # %% ../nbs/08_mining.ipynb #b11570f4
-def _loosen(checks: Checks, a: int, c: int, tries: int = 3) -> dict:
-    "The thresholds that, changed together, let the rule a -> c pass, verified by counting it again ({} if none found)."
-    change = {}
-    for _ in range(tries):
-        now = checks.relaxed(**change)
-        r = RuleCounts(np.array([[a]]), np.array([c]), now.counts[[a]], rule_counts(now.bits, [[a]], [c], now.n)[2])
-        conf, n, nC = r.nAC[0] / r.nA[0], now.n, now.counts[c]
-        if r.nAC[0] < now.need: change['min_support'] = _down(r.nAC[0] / n)
-        elif conf < now.th['min_confidence'] - 1e-12: change['min_confidence'] = _down(conf)
-        elif not now.thresholds(r.nA, r.nAC, [nC])[0]: change['min_lift'] = _down(n * conf / nC)
-        else:
-            why = now.drops(r)[0]
-            if why is None: return change
-            if why != 'significance' and why != 'floor': return {}
-            p = fisher_greater(r.nAC, r.nA, [nC], n)[0]
-            change.update({'floor': _down(r.nA[0] / n)} if why == 'floor' else
-                          {'alpha': min(1.0, float(f'{p * now.depth * now.spaces[0] * 1.01:.2g}'))})
-    return change if now.relaxed(**change).passes([[a]], [c])[0] else {}
+def _loosen(
+    checks: Checks,        # the table and its checks
+    a: int, c: int,        # the rule a -> c
+    nA: int, nAC: int,     # its exact counts
+    p: float,              # its p-value (Fisher's exact test)
+) -> dict:
+    ("The thresholds that, changed together, let the rule a -> c pass (each set to the rule's own value), verified by "
+     "counting it again ({} if none found).")
+    n, nC, th, change = checks.n, int(checks.counts[c]), checks.th, {}
+    if not nAC or checks.dominant[[a, c]].any(): return {}            # near-constant items stay out
+    if nAC < checks.need: change['min_support'] = _down(nAC / n)
+    if nAC / nA < th['min_confidence'] - 1e-12: change['min_confidence'] = _down(nAC / nA)
+    if not at_least(np.array([n * nAC]), np.array([nA * nC]), th['min_lift'], 'min_lift', high=np.inf)[0]:
+        change['min_lift'] = _down(n * nAC / (nA * nC))
+    if nA < checks.floor: change['floor'] = _down(nA / n)
+    if p > checks.alphas[0]: change['alpha'] = min(1.0, _up(p * checks.depth * checks.spaces[0] * 1.001))
+    return change if checks.relaxed(**change).passes([[a]], [c])[0] else {}
 
 # %% ../nbs/08_mining.ipynb #5a69d259
 def near_misses(
@@ -488,13 +494,14 @@ def near_misses(
                         -1.0, N / np.maximum(nA, 1))                         # items that raise the consequent
         r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
         best += [(conf[i, j], sets[s0 + i, 0], j) for i, j in zip(r, c) if conf[i, j] > 0]
-    rows = []
-    for conf, a, c in sorted(best, key=lambda b: -b[0])[:top]:
-        nA, _, nAC = rule_counts(checks.bits, [[a]], [c], checks.n)
-        rows.append(dict(rule=f'{enc.items[a]} -> {enc.items[c]}', support=nAC[0] / checks.n, confidence=conf,
-                         lift=checks.n * nAC[0] / (nA[0] * checks.counts[c]),
-                         p_value=float(fisher_greater(nAC, nA, checks.counts[[c]], checks.n)[0]),
-                         would_pass=_loosen(checks, a, c)))
+    best = sorted(best, key=lambda b: -b[0])[:top]
+    if not best: return pd.DataFrame(columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
+    a, c = (np.array([b[k] for b in best], np.int64) for k in (1, 2))
+    nA, nC, nAC = rule_counts(checks.bits, a[:, None], c, checks.n)                  # counted again, all at once
+    p = fisher_greater(nAC, nA, nC, checks.n)
+    rows = [dict(rule=f'{enc.items[a[i]]} -> {enc.items[c[i]]}', support=nAC[i] / checks.n, confidence=best[i][0],
+                 lift=checks.n * nAC[i] / (nA[i] * nC[i]), p_value=float(p[i]),
+                 would_pass=_loosen(checks, a[i], c[i], int(nA[i]), int(nAC[i]), float(p[i]))) for i in range(len(best))]
     return pd.DataFrame(rows, columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
 
 # %% ../nbs/08_mining.ipynb #ab90db97
@@ -569,6 +576,9 @@ class Trainer:
             self.margins = cal.margins(self.model, self.checks.th['min_confidence'] / 2)
         return self.model, self.margins
 
+# %% ../nbs/08_mining.ipynb #353aaff3
+CELLS = 2**22   # `functional`: value pairs counted in one pass at most
+
 # %% ../nbs/08_mining.ipynb #5db75824
 def functional(
     data,            # the table: one-hot matrix, bit sets with `n_rows`, or a `BitTable`
@@ -582,11 +592,20 @@ def functional(
     bits, n = as_bits(data, n_rows)
     fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
     fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
-    tied = np.zeros((len(enc), len(enc)), bool)
-    for x, y in {*zip(fa[ante >= 0].tolist(), fc[ante >= 0].tolist())}:      # each pair of columns once
-        C = next(cooccurrence(bits, np.arange(enc.starts[x], enc.starts[x + 1])[:, None],
-                              np.arange(enc.starts[y], enc.starts[y + 1])))[1]
-        tied[x, y] = ((C > 0).sum(1) <= 1).all() or ((C > 0).sum(0) <= 1).all()
+    tied, starts = np.zeros((len(enc), len(enc)), bool), np.asarray(enc.starts)
+    pairs = np.unique(np.column_stack([fa[ante >= 0], fc[ante >= 0]]), axis=0)
+    if not len(pairs): return np.zeros(len(ante), bool)
+    xs, ys = np.unique(pairs[:, 0]), np.unique(pairs[:, 1])
+    items = lambda fs: np.concatenate([np.arange(starts[f], starts[f + 1]) for f in fs])
+    offsets = lambda fs: np.cumsum(starts[fs + 1] - starts[fs]) - (starts[fs + 1] - starts[fs])
+    cols, yseg = items(ys), offsets(ys)
+    per = max(1, CELLS // len(cols))                          # value pairs counted at once, at most `CELLS`
+    for b in np.split(xs, np.flatnonzero(np.diff(np.cumsum(starts[xs + 1] - starts[xs]) // per)) + 1):
+        met = np.concatenate([N for _, N in cooccurrence(bits, items(b)[:, None], cols, n_rows=n)]) > 0   # (x values, y values)
+        xseg = offsets(b)
+        one_y = np.logical_and.reduceat(np.add.reduceat(met.astype(np.int32), yseg, 1) <= 1, xseg, 0)  # x value: one y value
+        one_x = np.logical_and.reduceat(np.add.reduceat(met.astype(np.int32), xseg, 0) <= 1, yseg, 1)  # y value: one x value
+        tied[np.ix_(b, ys)] = one_y | one_x
     return (tied[fa, fc] & (ante >= 0)).any(1)
 
 # %% ../nbs/08_mining.ipynb #b6e1ec62

@@ -4,6 +4,7 @@
 
 # %% ../nbs/05_quality.ipynb #1b31489a
 from __future__ import annotations
+import copy
 import itertools
 import math
 import re
@@ -71,6 +72,13 @@ def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
             nAC[rules] = popcount(acc[inv[rules] - s] & bits[cons[rules]])
     return nA[inv], popcount(bits)[cons], nAC, int(popcount(covered))
 
+# %% ../nbs/05_quality.ipynb #9a51d5a7
+def _metric_columns(data, ante, cons, n_rows=None, chunk=None) -> dict:
+    "`rule_metrics`' columns by name (arrays), counted exactly."
+    bits, n = as_bits(data, n_rows)
+    ante, cons = check_rules(ante, cons, len(bits))
+    return _metrics(*_rule_counts(bits, ante, cons, n, chunk)[:3], n)
+
 # %% ../nbs/05_quality.ipynb #b60335b4
 def rule_metrics(
     data,                # (n, D) one-hot matrix, or its `item_bits`
@@ -80,10 +88,7 @@ def rule_metrics(
     chunk: int = None,   # rules per batch (default: about 16 MB of words, `CHUNK_WORDS`)
 ) -> pd.DataFrame:       # one row per rule, the `METRICS` columns
     "Exact quality metrics of each rule `ante → cons`, with mlxtend's column names."
-    bits, n = as_bits(data, n_rows)
-    ante, cons = check_rules(ante, cons, len(bits))
-    nA, nC, nAC, _ = _rule_counts(bits, ante, cons, n, chunk)
-    return pd.DataFrame(_metrics(nA, nC, nAC, n), columns=METRICS)
+    return pd.DataFrame(_metric_columns(data, ante, cons, n_rows, chunk), columns=METRICS)
 
 # %% ../nbs/05_quality.ipynb #81b554ad
 def covers(
@@ -143,6 +148,13 @@ def rule_text(
     "A rule as text: sorted antecedent items joined by ' & ', then ' -> ' and the consequent."
     return ' & '.join(sorted(antecedents)) + ' -> ' + ' & '.join(sorted(consequents))
 
+# %% ../nbs/05_quality.ipynb #b362a03b
+def _name_columns(enc: Encoder, ante, cons) -> dict:
+    "The antecedents and consequents of rules as frozensets of item names (mlxtend's first two columns)."
+    ante, cons = check_rules(ante, cons, enc.n_items)
+    names = np.array(enc.items, dtype=object)
+    return {'antecedents': [frozenset(names[a[a >= 0]]) for a in ante], 'consequents': [frozenset([names[c]]) for c in cons]}
+
 # %% ../nbs/05_quality.ipynb #d00e4a2d
 def rules_to_frame(
     enc: Encoder,                # the encoder whose items the indices name
@@ -151,13 +163,12 @@ def rules_to_frame(
     metrics: pd.DataFrame = None,# `rule_metrics` of the same rules, if wanted
 ) -> pd.DataFrame:               # antecedents, consequents, then the metric columns
     "Rules as mlxtend's frame: frozensets of `feature=value` names, then the metrics."
-    ante, cons = check_rules(ante, cons, enc.n_items)
-    names = np.array(enc.items, dtype=object)
-    out = pd.DataFrame({'antecedents': [frozenset(names[a[a >= 0]]) for a in ante],
-                        'consequents': [frozenset([names[c]]) for c in cons]})
-    if metrics is None: return out
-    if len(metrics) != len(out): raise ValueError(f'{len(out)} rules but {len(metrics)} rows of metrics')
-    return pd.concat([out, metrics.reset_index(drop=True)], axis=1)
+    cols = _name_columns(enc, ante, cons)
+    if metrics is not None:
+        if len(metrics) != len(cols['consequents']):
+            raise ValueError(f"{len(cols['consequents'])} rules but {len(metrics)} rows of metrics")
+        cols.update({k: metrics[k].to_numpy() for k in metrics.columns})
+    return pd.DataFrame(cols)
 
 # %% ../nbs/05_quality.ipynb #8414e8c7
 @dataclass
@@ -189,9 +200,9 @@ def to_frame(self: Rules,
     X=None,   # the one-hot data (or its `BitTable`), for exact metrics (None: names and model probabilities only)
 ) -> pd.DataFrame:
     "The rules as a DataFrame in mlxtend's layout, then the `extra` columns and the model's probabilities."
-    metrics = None if X is None else rule_metrics(X, self.ante, self.cons)
-    return rules_to_frame(self.encoder, self.ante, self.cons, metrics).assign(
-        **self.extra, ante_prob=self.ante_prob.astype(float), cons_prob=self.cons_prob.astype(float))
+    metrics = {} if X is None else _metric_columns(X, self.ante, self.cons)
+    return pd.DataFrame({**_name_columns(self.encoder, self.ante, self.cons), **metrics, **self.extra,
+                         'ante_prob': self.ante_prob.astype(float), 'cons_prob': self.cons_prob.astype(float)})
 
 # %% ../nbs/05_quality.ipynb #5b5f9e55
 # what an extraction reports beside the rules
@@ -373,9 +384,9 @@ def log_factorial(k) -> np.ndarray:
 
 # %% ../nbs/05_quality.ipynb #1cac4636
 def _log_pmf(x, nA, nC, n) -> np.ndarray:
-    "log P(X = x), X ~ Hypergeometric(population n, successes nC, draws nA)."
-    lchoose = lambda a, b: log_factorial(a) - log_factorial(b) - log_factorial(a - b)
-    return lchoose(nC, x) + lchoose(n - nC, nA - x) - lchoose(n, nA)
+    "log P(X = x), X ~ Hypergeometric(population n, successes nC, draws nA): nine log-factorials in one call."
+    f = log_factorial(np.stack(np.broadcast_arrays(nC, x, nC - x, n - nC, nA - x, n - nC - nA + x, n, nA, n - nA)))
+    return (f[0] - f[1] - f[2]) + (f[3] - f[4] - f[5]) - (f[6] - f[7] - f[8])
 
 # %% ../nbs/05_quality.ipynb #b0e0da42
 def _tail(x, nA, nC, n) -> np.ndarray:
@@ -548,19 +559,22 @@ class Checks:
         n_rows: int = None,      # rows of the table (needed when `data` is bit sets)
         **thresholds,            # `check_thresholds`' thresholds
     ):
-        self.th, self.enc, self.depth = check_thresholds(**thresholds), enc, max_antecedents
+        th, self.enc, self.depth = check_thresholds(**thresholds), enc, max_antecedents
         bits, self.n = as_bits(data, n_rows)
         self.bits = bits if isinstance(bits, BitTable) else BitTable([(bits, self.n)], enc.n_items)   # counted a block at a time
         self.fo, D = np.asarray(enc.feature_of), enc.n_items
         self.ante_ok = np.ones(D, bool) if ante_ok is None else np.asarray(ante_ok, bool)
         self.cons_ok = np.ones(D, bool) if cons_ok is None else np.asarray(cons_ok, bool)
         self.counts = item_counts(self.bits, self.n)
-        self.dominant = at_least(self.counts, np.full(D, self.n), self.th['near_constant'], 'near_constant')
-        self.need = min_count(self.th['min_support'], self.n, 'min_support') if self.th['min_support'] else 1
-        self.floor = min_count(self.th['floor'], self.n, 'floor')
         self.spaces = [rules_in_space(self.ante_ok, self.cons_ok, self.fo, L) for L in range(1, max_antecedents + 1)]
-        self.alphas = [self.th['alpha'] / (max_antecedents * s) if s else 0.0 for s in self.spaces]
-        self.removed = dict.fromkeys(REMOVED, 0)
+        self._tune(th)
+    def _tune(self, th: dict):
+        "Set the thresholds `th` (checked) and what follows from them alone; nothing removed yet."
+        self.th, self.removed = th, dict.fromkeys(REMOVED, 0)
+        self.dominant = at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
+        self.need = min_count(th['min_support'], self.n, 'min_support') if th['min_support'] else 1
+        self.floor = min_count(th['floor'], self.n, 'floor')
+        self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces]
     def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
 
 # %% ../nbs/05_quality.ipynb #28b05312
@@ -638,8 +652,10 @@ def keep(self: Checks, r: RuleCounts) -> RuleCounts:
 # %% ../nbs/05_quality.ipynb #ccbc9e1a
 @patch
 def relaxed(self: Checks, **changes) -> Checks:
-    "The same table's checks with some thresholds changed (counts from scratch, nothing removed yet)."
-    return Checks(self.bits, self.enc, self.depth, self.ante_ok, self.cons_ok, self.n, **{**self.th, **changes})
+    "The same table's checks with some thresholds changed (the same counts, nothing removed yet)."
+    new = copy.copy(self)
+    new._tune(check_thresholds(**{**self.th, **changes}))
+    return new
 
 # %% ../nbs/05_quality.ipynb #605c2b76
 def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray, missing=-np.inf) -> np.ndarray:
