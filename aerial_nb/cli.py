@@ -337,6 +337,8 @@ def _as_option(message: str, args, names: list) -> str:
         if any(message.startswith(k + end) for end in (' ', ':', ',')):
             message = '--' + k.replace('_', '-') + message[len(k):]
             break
+    for k in names:                                                   # 'FILE: name: ...' from the reader
+        message = re.sub(rf'(?<!\S){k}(?=: )', '--' + k.replace('_', '-'), message)
     message = message.replace('paper=True', '--paper')
     for k in set(THRESHOLDS + names):                                 # name=value, and two-word names (no prose)
         end = r'(=|\b)' if '_' in k else '(=)'
