@@ -275,11 +275,12 @@ def model_level(
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
-        A = sets[s][r]
-        if len(r) > DENSE * own.size:           # a wide gate: counting the chunk against every item is cheaper
+        if len(r) > DENSE * own.size:           # a wide gate: the chunk counted against every item, every count used
             N = np.concatenate([N for _, N in cooccurrence(checks.bits, sets[s], memory_mb=memory_mb)])
+            r, c = np.nonzero(checks.cons_ok & ~own)
             nA, nC, nAC = support[s][r], counts[c], N[r, c]
-        else: nA, nC, nAC = rule_counts(checks.bits, A, c, n)
+        else: nA, nC, nAC = rule_counts(checks.bits, sets[s][r], c, n)
+        A = sets[s][r]
         ok = checks.thresholds(nA, nAC, nC)
         parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
         if grow is not None:
