@@ -22,7 +22,7 @@ from fastcore.docments import docments
 from . import forward
 from .datasets import UCI_DATASETS
 from .encoding import fitted_encoder
-from .streaming import NA_VALUES, describe, peak_memory_mb, read_baskets
+from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, check_training
 from .persist import InputError, Outputs, check_writable, load_model
 from .mining import METHODS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
@@ -296,10 +296,7 @@ def _itemsets(args) -> dict:
     args.outputs.stage(sets)
     s = sets.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()
-    if not args.json:
-        print(f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all")
-        for r in sets.sort_values('support', ascending=False).head(20).itertuples():
-            print(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})")
+    if not args.json: print(s.text(sets))
     return s.to_dict()
 
 # %% ../nbs/12_cli.ipynb #6d98ac86
@@ -307,17 +304,9 @@ def _info(args) -> dict:
     d = describe(args.data, args.data_dir, args.na_values, not args.quiet and sys.stderr.isatty(),
                  **typed(args, ENCODING), **typed(args, ['drop']))
     per = {f: dict(zip(g.category, g.share.round(4))) for f, g in d.groupby('feature', sort=False)}
-    out = dict(rows=d.attrs['rows'], features=len(per), categories=len(d), per_feature=per, missing=d.attrs['missing'],
-               peak_memory_mb=peak_memory_mb())
-    if not args.json:
-        print(f"{out['rows']} rows, {out['features']} features, {out['categories']} categories")
-        for (f, kind), g in d.groupby(['feature', 'kind'], sort=False):
-            print(f'  {f}: {len(g)} {kind if len(g) == 1 else kind + "s" if kind == "bin" else "categories"}: '
-                  + ', '.join(f'{c} {s:.1%}' for c, s in zip(g.category, g.share)))
-        if out['missing']:
-            print('read as missing (--na-values sets the spellings): '
-                  + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in out['missing'].items()))
-    return out
+    if not args.json: print(describe_text(d))
+    return dict(rows=d.attrs['rows'], features=len(per), categories=len(d), per_feature=per, missing=d.attrs['missing'],
+                peak_memory_mb=peak_memory_mb())
 
 # %% ../nbs/12_cli.ipynb #6377e81c
 def _verify(args) -> dict:

@@ -13,7 +13,7 @@ import pandas as pd
 from tqdm import tqdm
 from distributed import Client, as_completed
 
-from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder
+from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
 from .bitsets import BitTable, code_bits
 from .streaming import (CHUNK_ROWS, READAHEAD, Scan, mark_missing, dictionary_schema, parquet_files,
                                  parquet_format, peak_memory_mb, training_rows)
@@ -97,6 +97,7 @@ class DaskTable:
     parts: list                     # its `Partition`s, in reading order
     rows: int = CHUNK_ROWS          # rows per batch
     na_values: tuple = ()           # cell texts read as missing
+    presence: tuple = ()            # 0/1 columns read as present (the item `col=1`) or absent (no item)
     missing: dict = field(default_factory=dict)   # spelling -> cells it made missing (counted by `fit_dask_table`)
     @property
     def n_rows(self) -> int: return sum(p.rows for p in self.parts)
@@ -108,13 +109,16 @@ def open_dask_table(
     spec,                   # a Parquet file, a folder of Parquet files or a glob that the workers can read
     na_values=None,         # cell texts that mean "missing" (default: none, as for Parquet on one machine)
     rows: int = CHUNK_ROWS, # rows per partition and per batch
+    presence=(),            # 0/1 columns read as present (the item `col=1`) or absent (no item)
 ) -> DaskTable:
     "The Parquet table `spec` names, split into partitions on a worker."
     if not isinstance(spec, (str, os.PathLike)) or str(spec) == 'demo' or str(spec).startswith('uci:'):
         raise ValueError(f'a Dask cluster reads Parquet files (a file, a folder or a glob) that its workers can read, '
                          f'not {spec if isinstance(spec, str) else type(spec).__name__}')
     schema, parts = client.submit(partitions, str(spec), rows, pure=False).result()
-    return DaskTable(client, str(spec), schema, parts, rows, tuple(na_values or ()))
+    unknown = [c for c in presence if c not in schema.names]
+    if unknown: raise ValueError(f'{spec}: presence: no column(s) {unknown} in the table')
+    return DaskTable(client, str(spec), schema, parts, rows, tuple(na_values or ()), tuple(presence))
 
 # %% ../nbs/10_cluster.ipynb #3c105ee8
 def _keep(sample: list, stride: int) -> list: return [(p[p % stride == 0], x[p % stride == 0]) for p, x in sample]
@@ -152,12 +156,18 @@ def merge_fits(
     (fa, ma), (fb, mb) = a, b
     return {col: merge_fit(fa[col], fb[col]) for col in fa}, {k: ma.get(k, 0) + mb.get(k, 0) for k in {**ma, **mb}}
 
+# %% ../nbs/10_cluster.ipynb #cd14d91e
+def _ready(df: pd.DataFrame, na_values: tuple, presence: tuple, name: str) -> tuple:
+    "(a batch with its missing spellings marked and its presence columns read, spelling -> cells made missing)."
+    df, found = mark_missing(df, na_values)
+    return (present_items(df, presence, name) if presence else df), found
+
 # %% ../nbs/10_cluster.ipynb #c1327fc4
-def _fit_partition(part: Partition, schema, rows: int, na_values: tuple, options: dict) -> tuple:
+def _fit_partition(part: Partition, schema, rows: int, na_values: tuple, options: dict, presence: tuple = ()) -> tuple:
     "(column -> `ColumnFit`, spelling -> cells made missing) of one partition."
     fits, start, missing = None, part.start, {}
     for df in read_partition(part, schema, rows):
-        df, found = mark_missing(df, na_values)
+        df, found = _ready(df, na_values, presence, part.path)
         for k, v in found.items(): missing[k] = missing.get(k, 0) + v
         if fits is None: fits = column_fits(df, **options)
         for col, c in fits.items(): c.add(df[col], start)
@@ -200,7 +210,8 @@ def fit_dask_table(
      "the table learns its missing spellings.")
     first, last = _options(encoder_options)
     client = table.client
-    parts = {client.submit(_fit_partition, p, table.schema, table.rows, table.na_values, first, pure=False): p.rows
+    parts = {client.submit(_fit_partition, p, table.schema, table.rows, table.na_values, first, table.presence,
+                           pure=False): p.rows
              for p in table.parts}
     done = client.submit(_encoder, _tree(client, list(parts), merge_fits), last, pure=False)
     _watch(parts, 'reading (categories)', progress)
@@ -245,9 +256,10 @@ class DaskBitTable(BitTable):
         return BitTable(zip(self.client.gather([b for b, _ in self.blocks]), [n for _, n in self.blocks]), self.n_items)
 
 # %% ../nbs/10_cluster.ipynb #169e4f36
-def _scan_partition(part: Partition, schema, rows: int, na_values: tuple, encoder: Encoder, pick) -> tuple:
+def _scan_partition(part: Partition, schema, rows: int, na_values: tuple, encoder: Encoder, pick, presence: tuple = ()) -> tuple:
     "(bit sets, training rows' codes) of one partition; `pick`: the table's training rows in it (None: all)."
-    codes = np.concatenate([encoder.codes(mark_missing(df, na_values)[0]) for df in read_partition(part, schema, rows)])
+    codes = np.concatenate([encoder.codes(_ready(df, na_values, presence, part.path)[0])
+                            for df in read_partition(part, schema, rows)])
     return code_bits(codes, encoder.sizes), codes if pick is None else codes[pick - part.start]
 
 # %% ../nbs/10_cluster.ipynb #9d5768c5
@@ -263,7 +275,7 @@ def scan_dask_table(
     [enc] = client.scatter([encoder], hash=False, broadcast=True)
     picked = lambda p: None if pick is None else pick[(pick >= p.start) & (pick < p.start + p.rows)]
     parts = {client.submit(_scan_partition, p, table.schema, table.rows, table.na_values, enc, picked(p),
-                           pure=False): p.rows for p in table.parts}
+                           table.presence, pure=False): p.rows for p in table.parts}
     _watch(parts, 'reading (bit sets)', progress)
     bits = DaskBitTable(client, [(client.submit(operator.itemgetter(0), f), n) for f, n in parts.items()],
                         encoder.n_items)
@@ -280,11 +292,12 @@ def scan_cluster(
     progress: bool = False,         # progress bars with rows per second
     rows: int = CHUNK_ROWS,         # rows per partition and per batch
     check=None,                     # called with the encoder between the passes: refuse bad options before the long pass
+    presence=(),                    # 0/1 columns read as present (the item `col=1`) or absent (no item)
     **encoder_options,              # as for `Encoder.fit`
 ) -> Scan:                          # as `scan_table`'s, its bit sets on the workers; `stats` adds partitions, workers and their peak memory
     "Open, fit and scan a Parquet table on a Dask cluster: both passes, timed."
     t0 = time.perf_counter()
-    table = open_dask_table(client, spec, na_values, rows)
+    table = open_dask_table(client, spec, na_values, rows, presence)
     enc = fit_dask_table(table, progress, **encoder_options)
     if check is not None: check(enc)
     t1 = time.perf_counter()

@@ -889,17 +889,17 @@ def _paper_only(paper: bool, **taus):
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
           client, check, presence=None) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
-    options = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {}))
+    options, remote = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), ()
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
-        if client is not None: raise ValueError('presence: not on a Dask cluster; give the 0/1 columns as true/false')
         if isinstance(data, pd.DataFrame): data = transactions(data, presence=presence)
         elif presence is True: raise ValueError('presence=True (every 0/1 column) needs a DataFrame; name the columns of a file')
+        elif client is not None: remote = tuple(check_names(presence, 'presence'))   # read where the rows are
         else: data = dataclasses.replace(open_table(data, data_dir, na_values), presence=tuple(check_names(presence, 'presence')))
     if client is None:
         return scan_table(data, data_dir, na_values, sample_rows, seed, progress, check=check, **options)
     from aerial_nb.cluster import scan_cluster          # Dask is imported only when a cluster is asked for
-    return scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, **options)
+    return scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, presence=remote, **options)
 
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
@@ -979,11 +979,15 @@ def mine(
 # %% ../nbs/08_mining.ipynb #6310ca6f
 @patch
 def text(self: Summary,
-    rules: pd.DataFrame = None,   # the rules it describes, to list the shortest and most confident of them
-    show: int = 20,               # rules listed at most
+    rules: pd.DataFrame = None,   # the rules it describes, to list the shortest and most confident of them (or the itemsets)
+    show: int = 20,               # rules (itemsets) listed at most
 ) -> str:
     "The summary as a short report: what was found, how each length was mined, what the checks removed, then the rules."
     s = self
+    if s.itemsets is not None:                                        # `mine_itemsets`': the most frequent itemsets
+        top = [] if rules is None else rules.sort_values('support', ascending=False).head(show).itertuples()
+        return '\n'.join([f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all",
+                          *(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})" for r in top)])
     head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
     lines = [head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
                      + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]

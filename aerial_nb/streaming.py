@@ -21,7 +21,7 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
            'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'read_table', 'read_baskets']
+           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -504,6 +504,20 @@ def describe(
                         'category': [c for cs in enc.categories for c in cs], 'rows': counts, 'share': counts / s.n_rows})
     out.attrs.update(rows=s.n_rows, missing=s.stats['missing'], encoder=enc)
     return out
+
+# %% ../nbs/04_streaming.ipynb #2895ebca
+def describe_text(
+    d: pd.DataFrame,   # `describe`'s table
+) -> str:              # a line for the table, one per feature, one for the missing spellings (if any)
+    "`describe`'s table as text: what `aerial-nb info` prints."
+    lines = [f"{d.attrs['rows']} rows, {d.feature.nunique()} features, {len(d)} categories"]
+    for (f, kind), g in d.groupby(['feature', 'kind'], sort=False):
+        what = kind if len(g) == 1 else 'bins' if kind == 'bin' else 'categories'
+        lines.append(f'  {f}: {len(g)} {what}: ' + ', '.join(f'{c} {s:.1%}' for c, s in zip(g.category, g.share)))
+    if d.attrs['missing']:
+        lines.append('read as missing (--na-values sets the spellings): '
+                     + ', '.join(f"{k!r} in {n} cell{'s' * (n > 1)}" for k, n in d.attrs['missing'].items()))
+    return '\n'.join(lines)
 
 # %% ../nbs/04_streaming.ipynb #540d6cf0
 def read_table(
