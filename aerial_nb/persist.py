@@ -68,11 +68,10 @@ def check_model_dir(
     full, here = path.resolve(), Path.cwd().resolve()
     if full == here or full in here.parents:
         raise InputError(f'{option} {path} is the current folder or holds it; save to a new folder')
-    for _ in range(5):                 # another process saving there may move the folder aside as it is read
-        if not path.exists(): break
-        if not path.is_dir():
-            if path.exists() or path.is_symlink(): raise InputError(f'{option} {path} exists and is not a folder')
-            continue                                                   # moved aside as it was looked at
+    for _ in range(100):               # another process saving there may move the folder aside as it is read
+        try: mode = path.stat().st_mode                                # one look: what is there now
+        except FileNotFoundError: break
+        if not stat.S_ISDIR(mode): raise InputError(f'{option} {path} exists and is not a folder')
         try: other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
         except FileNotFoundError: continue
         except OSError as e: raise InputError(f'{option}: cannot read the folder {path} ({e.strerror})') from None
