@@ -275,12 +275,12 @@ def model_level(
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
-        if len(r) > DENSE * own.size:           # a wide gate: the chunk counted against every item, every count used
+        dense = len(r) > DENSE * own.size       # a wide gate: the chunk counted against every item, every count used
+        if dense:
             N = np.concatenate([N for _, N in cooccurrence(checks.bits, sets[s], memory_mb=memory_mb)])
             r, c = np.nonzero(checks.cons_ok & ~own)
-            nA, nC, nAC = support[s][r], counts[c], N[r, c]
-        else: nA, nC, nAC = rule_counts(checks.bits, sets[s][r], c, n)
         A = sets[s][r]
+        nA, nC, nAC = (support[s][r], counts[c], N[r, c]) if dense else rule_counts(checks.bits, A, c, n)
         ok = checks.thresholds(nA, nAC, nC)
         parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
         if grow is not None:
@@ -602,10 +602,10 @@ def functional(
     cols, yseg = items(ys), offsets(ys)
     per = max(1, CELLS // len(cols))                          # value pairs counted at once, at most `CELLS`
     for b in np.split(xs, np.flatnonzero(np.diff(np.cumsum(starts[xs + 1] - starts[xs]) // per)) + 1):
-        met = np.concatenate([N for _, N in cooccurrence(bits, items(b)[:, None], cols, n_rows=n)]) > 0   # (x values, y values)
-        xseg = offsets(b)
-        one_y = np.logical_and.reduceat(np.add.reduceat(met.astype(np.int32), yseg, 1) <= 1, xseg, 0)  # x value: one y value
-        one_x = np.logical_and.reduceat(np.add.reduceat(met.astype(np.int32), xseg, 0) <= 1, yseg, 1)  # y value: one x value
+        met = (np.concatenate([N for _, N in cooccurrence(bits, items(b)[:, None], cols, n_rows=n)]) > 0).astype(np.int32)
+        xseg = offsets(b)                                                                  # met: (x values, y values) seen
+        one_y = np.logical_and.reduceat(np.add.reduceat(met, yseg, 1) <= 1, xseg, 0)     # x value: one y value
+        one_x = np.logical_and.reduceat(np.add.reduceat(met, xseg, 0) <= 1, yseg, 1)     # y value: one x value
         tied[np.ix_(b, ys)] = one_y | one_x
     return (tied[fa, fc] & (ante >= 0)).any(1)
 
