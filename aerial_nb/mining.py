@@ -27,8 +27,8 @@ from .streaming import SAMPLE_ROWS, Scan, open_table, peak_memory_mb, scan_table
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'GATE_SLACK', 'DENSE', 'EXACT_BUDGET',
-           'REACH', 'METHODS', 'CELLS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items',
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
+           'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items',
            'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels',
            'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes',
            'Trainer', 'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine',
@@ -79,7 +79,12 @@ def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     return ((nAC - expect) / sd >= -NormalDist().inv_cdf(min(checks.alphas[0], 0.5))) & (n * nAC >= checks.th['min_lift'] * nA * nC)
 
 # %% ../nbs/08_mining.ipynb #43cb3ab4
-MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed; past it, only those that co-raise
+MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed; past it, only those with a part that raises a consequent
+
+# %% ../nbs/08_mining.ipynb #c669c7da
+EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exactly (a few seconds on two cores)
+REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
+METHODS = ('auto', 'exact', 'model')
 
 # %% ../nbs/08_mining.ipynb #a3c00f9a
 def exact_level(
@@ -90,8 +95,9 @@ def exact_level(
     raises: bool = False,    # also find the consequents each antecedent raises
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
     progress: bool = False,  # a progress bar over the antecedents
+    columns: np.ndarray = None, # (c,) the consequents to count against (default every item; then no extensions)
 ) -> tuple:                  # (rules past the thresholds, (m', L+1) extensions holding the floor, their rows, raised)
-    ("Every rule of the antecedents `sets`, counted exactly against every item (`cooccurrence`, blocked matrix "
+    ("Every rule of the antecedents `sets`, counted exactly against every item or `columns` (`cooccurrence`, blocked matrix "
      "products); the extensions of `sets` that hold in at least the floor of the rows; and the (set, item) pairs "
      "where the set raises the item well beyond chance (`_raises`), for pruning the next length.")
     fo, counts, D = checks.fo, checks.counts, len(checks.fo)
@@ -99,22 +105,23 @@ def exact_level(
     rules, nxt, nxt_n, raised = [], [], [], []
     bar = tqdm(total=len(sets), desc=f'counting length {sets.shape[1]}', unit=' antecedents', disable=not progress,
                leave=False)
-    for s0, N in cooccurrence(checks.bits, sets, memory_mb=memory_mb):
+    cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
+    for s0, N in cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb):
         s = slice(s0, s0 + len(N))
         bar.update(len(N))
-        r, c = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
-        keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)   # a consequent of another feature
-        r, c = r[keep], c[keep]
-        keep = checks.thresholds(support[s][r], N[r, c], counts[c])
-        rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], N[r[keep], c[keep]]))
+        r, k = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
+        keep = checks.cons_ok[cols[k]] & ~(fo[cols[k]][:, None] == fo[sets[s][r]]).any(1)   # a consequent of another feature
+        r, k = r[keep], k[keep]
+        keep = checks.thresholds(support[s][r], N[r, k], counts[cols[k]])
+        rules.append(RuleCounts(sets[s][r[keep]], cols[k[keep]], support[s][r[keep]], N[r[keep], k[keep]]))
         if raises:
-            r, c = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts)   # a float pre-screen
-            keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)
-            r, c = r[keep], c[keep]
-            up = _raises(checks, support[s][r], N[r, c], counts[c])
-            raised.append(np.column_stack([r[up] + s0, c[up]]))
-        if grow is not None:
-            r, j = np.nonzero((N >= checks.floor) & grow & (np.arange(D) > sets[s][:, -1:]))
+            r, k = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts[cols])   # a float pre-screen
+            keep = checks.cons_ok[cols[k]] & ~(fo[cols[k]][:, None] == fo[sets[s][r]]).any(1)
+            r, k = r[keep], k[keep]
+            up = _raises(checks, support[s][r], N[r, k], counts[cols[k]])
+            raised.append(np.column_stack([r[up] + s0, cols[k[up]]]))
+        if grow is not None and columns is None:
+            r, j = np.nonzero((N >= checks.floor) & grow & (cols > sets[s][:, -1:]))
             keep = ~(fo[j][:, None] == fo[sets[s][r]]).any(1)               # no second item of a feature
             nxt.append(np.column_stack([sets[s][r[keep]], j[keep]])); nxt_n.append(N[r[keep], j[keep]])
     bar.close()
@@ -123,18 +130,9 @@ def exact_level(
     return (RuleCounts.join(rules, L), join(nxt, np.zeros((0, L + 1), np.int64)), join(nxt_n, np.zeros(0, np.int64)),
             join(raised, np.zeros((0, 2), np.int64)))
 
-# %% ../nbs/08_mining.ipynb #c9f66410
-def coraised(
-    checks: Checks,          # the table and its checks
-    sets: np.ndarray,        # (m, L) antecedents
-    raised: np.ndarray,      # (p, 2) (index into `sets`, consequent) pairs: each antecedent's raised consequents
-    raised_items: np.ndarray,# (q, 2) (item, consequent) pairs: each single item's raised consequents
-    grow: np.ndarray,        # (D,) bool: items that may extend an antecedent
-) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows)
-    ("The extensions A + j of `sets` where A and j raise a common consequent, that hold in at least the floor of the "
-     "rows: the antecedents worth counting when there are too many to count them all.")
-    fo, L = checks.fo, sets.shape[1]
-    raised_items = raised_items[grow[raised_items[:, 0]]]
+# %% ../nbs/08_mining.ipynb #407de718
+def _common(sets: np.ndarray, raised: np.ndarray, raised_items: np.ndarray) -> tuple:
+    "(A, j): every antecedent of `sets` with every item that raises a consequent it raises too."
     a, b = raised[np.argsort(raised[:, 1], kind='stable')], raised_items[np.argsort(raised_items[:, 1], kind='stable')]
     cons = np.intersect1d(a[:, 1], b[:, 1])
     na, nb = (np.diff(np.searchsorted(x[:, 1], np.r_[cons, np.inf])) for x in (a, b))
@@ -142,11 +140,34 @@ def coraised(
     pairs = na * nb                                                          # every row of a with every row of b, by consequent
     k = np.arange(pairs.sum()) - np.repeat(np.cumsum(pairs) - pairs, pairs)
     ia, ib = np.repeat(fa, pairs) + k // np.repeat(nb, pairs), np.repeat(fb, pairs) + k % np.repeat(nb, pairs)
-    A, j = sets[a[ia, 0]], b[ib, 0]
-    keep = (j > A[:, -1]) & ~(fo[j][:, None] == fo[A]).any(1)
-    cand = np.unique(np.column_stack([A[keep], j[keep]]), axis=0) if keep.any() else np.zeros((0, L + 1), np.int64)
+    return sets[a[ia, 0]], b[ib, 0]
+
+# %% ../nbs/08_mining.ipynb #c9f66410
+def coraised(
+    checks: Checks,          # the table and its checks
+    sets: np.ndarray,        # (m, L) antecedents
+    raised: np.ndarray,      # (p, 2) (index into `sets`, consequent) pairs: each antecedent's raised consequents
+    raised_items: np.ndarray,# (q, 2) (item, consequent) pairs: each single item's raised consequents
+    grow: np.ndarray,        # (D,) bool: items that may extend an antecedent
+    budget: float,           # row checks the wider pruning may take (candidates times rows)
+) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) the consequents raised)
+    ("The extensions A + j of `sets` where A or j raises a consequent (where those are too many to list: where A "
+     "and j raise a common one), that hold in at least the floor of the rows; and the consequents they raise: the "
+     "antecedents and consequents worth counting when there are too many to count them all.")
+    fo, L, G = checks.fo, sets.shape[1], np.flatnonzero(grow)
+    items = np.unique(raised_items[grow[raised_items[:, 0]], 0])
+    owners = np.unique(raised[:, 0])
+    cols = np.unique(np.r_[raised[:, 1], raised_items[:, 1]])
+    others = np.setdiff1d(np.arange(len(sets)), owners) if L > 1 else np.zeros(0, np.int64)   # see the text
+    either = len(owners) * len(G) + len(others) * len(items)
+    if either <= MAX_EXTENSIONS // 4 and either * checks.n <= budget:
+        A = np.r_[np.repeat(sets[owners], len(G), 0), np.repeat(sets[others], len(items), 0)]
+        j = np.r_[np.tile(G, len(owners)), np.tile(items, len(others))]
+    else: A, j = _common(sets, raised, raised_items[grow[raised_items[:, 0]]])
+    keep = ~(fo[j][:, None] == fo[A]).any(1)
+    cand = np.unique(np.sort(np.column_stack([A[keep], j[keep]]), 1), axis=0) if keep.any() else np.zeros((0, L + 1), np.int64)
     sup = itemset_counts(checks.bits, cand) if len(cand) else np.zeros(0, np.int64)
-    return cand[sup >= checks.floor], sup[sup >= checks.floor]
+    return cand[sup >= checks.floor], sup[sup >= checks.floor], cols
 
 # %% ../nbs/08_mining.ipynb #723259c5
 def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
@@ -293,18 +314,13 @@ def model_level(
     sup = np.concatenate(sups) if sups else np.zeros(0, np.int64)
     return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted
 
-# %% ../nbs/08_mining.ipynb #c669c7da
-EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exactly (a few seconds on two cores)
-REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
-METHODS = ('auto', 'exact', 'model')
-
 # %% ../nbs/08_mining.ipynb #56dfa057
 def choose_path(
     method: str,            # 'auto', 'exact' or 'model'
     cost: int,              # multiply-adds that counting the length's antecedents against every item takes
     budget: float,          # the most a length may cost to be counted under 'auto'
     earlier: str = None,    # the path of the length before ('model' there leaves the model to go on)
-    pruned: bool = False,   # the antecedents are those that co-raise a consequent (every one is out of reach)
+    pruned: bool = False,   # the antecedents are those with a part that raises a consequent (every one is out of reach)
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
 ) -> tuple:                 # (path, why): 'exact', 'pruned' (counted, after pruning) or 'model'
     "The path of one antecedent length, and why: counted where that is affordable, the model's proposals where not."
@@ -312,9 +328,10 @@ def choose_path(
     if method == 'model': return 'model', 'method=model'
     if earlier == 'model': return 'model', "its antecedents grow from the model's shorter ones"
     counted = 'pruned' if pruned else 'exact'
-    what = ('the antecedents that co-raise a consequent (every antecedent is out of reach, so this length is not '
-            'searched in full)') if pruned else 'every antecedent'
-    if cost <= budget: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within the budget of {budget:.2g}'
+    what = ('the antecedents with a part that raises a consequent, against those consequents (every antecedent is '
+            'out of reach, so this length is not searched in full)') if pruned else 'every antecedent'
+    reach = budget * (REACH if pruned else 1)       # a pruned length is counted within the reach: see the text
+    if cost <= reach: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within {reach:.2g}'
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
     return 'model', f'counting {what} would take {cost:.2g} multiply-adds, over the budget of {budget:.2g}'
 
@@ -351,10 +368,10 @@ def mine_levels(
     "Rules of every antecedent length up to `depth`: each length counted, or proposed by the model, then checked."
     grow, D, n = checks.ante_ok & ~checks.dominant, len(checks.fo), checks.n
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floor))[:, None]   # from half the floor: see the text
-    support, result, paths, path, pruned, raised1 = checks.counts[sets[:, 0]], [], [], None, False, None
+    support, result, paths, path, pruned, raised1, cols = checks.counts[sets[:, 0]], [], [], None, False, None, None
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
-        path, why = choose_path(method, len(sets) * D * n, budget, path, pruned,
+        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, pruned,
                                 lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth))
         if path == 'model' and model is None:
             raise ValueError(f'antecedents of length {L} need the model ({why}); give a model, or method="exact"')
@@ -364,15 +381,15 @@ def mine_levels(
             rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
                                                      None if last else grow, memory_mb)
         else:
-            listing = not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
+            listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
             rules, nxt, nxt_n, raised = exact_level(checks, sets, support, grow if listing else None,
-                                                    method == 'auto' and not last, memory_mb, progress)
-            counted = len(sets) * int(checks.cons_ok.sum())
+                                                    method == 'auto' and not last, memory_mb, progress, cols)
+            counted = len(sets) * int(checks.cons_ok.sum() if cols is None else len(cols))
             if L == 1: raised1 = np.column_stack([sets[raised[:, 0], 0], raised[:, 1]])
             if not last:
                 if listing: keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets)
                 pruned = method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget)   # see the text
-                if pruned: nxt, nxt_n = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow)
+                if pruned: nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0))
