@@ -488,8 +488,8 @@ def _loosen(
     n, nC, th, change = checks.n, int(checks.counts[c]), checks.th, {}
     if not nAC or checks.dominant[[a, c]].any(): return {}            # near-constant items stay out
     if nAC < checks.need: change['min_support'] = _down(nAC / n)
-    if nAC / nA < th['min_confidence'] - 1e-12: change['min_confidence'] = _down(nAC / nA)
-    if not at_least(np.array([n * nAC]), np.array([nA * nC]), th['min_lift'], 'min_lift', high=np.inf)[0]:
+    if not at_least([nAC], [nA], th['min_confidence'], 'min_confidence')[0]: change['min_confidence'] = _down(nAC / nA)
+    if not at_least([n * nAC], [nA * nC], th['min_lift'], 'min_lift', high=np.inf)[0]:
         change['min_lift'] = _down(n * nAC / (nA * nC))
     if nA < checks.floor: change['floor'] = _down(nA / n)
     if p > checks.alphas[0]: change['alpha'] = min(1.0, _up(p * checks.depth * checks.spaces[0] * 1.001))
@@ -532,11 +532,12 @@ def diagnose(
 ) -> tuple:              # (the diagnosis text or None, the warning class to raise or None)
     "Why a result is empty, decided on exact counts where they are affordable; None when there is nothing to say."
     if found: return None, None
-    exact = all(p.path == 'exact' for p in paths)
+    how = dict(model="came from the model's proposals", pruned='was pruned (only the antecedents with a part that '
+               'raises a consequent were counted)')
+    partial = [f'length {p.length} {how[p.path]}' for p in paths if p.path != 'exact']
     removed = ', '.join(f'{k} {v}' for k, v in checks.removed.items() if v)
-    text = ('no rule passes the checks: every antecedent length was counted exactly' if exact else
-            'no rule came back: lengths ' + ', '.join(str(p.length) for p in paths if p.path == 'model') +
-            " came from the model's proposals, so not every candidate was counted")
+    text = ('no rule passes the checks: every antecedent length was counted exactly' if not partial else
+            'no rule came back, and not every candidate was counted: ' + '; '.join(partial))
     if removed: text += f'; the checks removed {removed}'
     if len(checks.ante_ok) * len(checks.ante_ok) * checks.n <= 2 * budget:
         near = near_misses(checks, enc, 3)
