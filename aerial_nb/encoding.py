@@ -346,26 +346,29 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
     name = c.name
     if not c.present: raise ValueError(f'column {name!r} has only missing values; drop it')
     numeric = c.typed or (o['numbers'] and c.text and c.numbers)
-    values, distinct = c.values(), c.distinct
+    distinct, text = c.distinct, numeric and not c.typed                      # text: numbers written as text
     stray = _stray(c, o, len(distinct))
     if name in o['numeric'] and not numeric:
         raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds text such as {str(distinct.iloc[0])!r}'))
     if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
-    if numeric and not c.typed:                                              # numbers written as text
-        values, distinct = pd.to_numeric(values), pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
-        f = values.to_numpy(float); f = f[np.isfinite(f)]
+    if text: distinct = pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
+    def sampled():                        # the sample, as numbers: read only where bins need it
+        values = c.values()
+        if not text: return values
+        values = pd.to_numeric(values); f = values.to_numpy(float); f = f[np.isfinite(f)]
         c.lo, c.hi = (f.min(), f.max()) if len(f) else (np.inf, -np.inf)
+        return values
     codes_like = c.integral and not o['paper']
     few = len(distinct) <= (o['max_codes'] if codes_like else o['max_distinct'])
     if c.edges is not None:
         e = np.asarray(c.edges, float)
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
-        labels = bin_labels(e, None if o['paper'] else values, codes_like)
+        labels = bin_labels(e, None if o['paper'] else sampled(), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
         if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']:
             raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
                              'it looks like an identifier; drop it')
-        bins = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins']
+        bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
         e = (auto_edges(values, o['floor']) if bins == 'auto' else
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
         labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
