@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import inspect
+import inspect, re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -257,6 +257,15 @@ def _distinct(v: pd.Series):
     c = v.cat.codes.to_numpy()
     return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
 
+# %% ../nbs/02_encoding.ipynb #2efa8f77
+_CODE = re.compile(r'[+-]?0\d')   # a leading zero before a digit
+
+# %% ../nbs/02_encoding.ipynb #0d365f03
+def _codes_like(u: pd.Series) -> bool:
+    "Whether some distinct text of `u` is a code with a leading zero (`007`, `-01`): a code, not a number."
+    if len(u) <= 256 and all(isinstance(t, str) for t in u): return any(_CODE.match(t.strip()) for t in u)
+    return bool(u.astype(str).str.strip().str.match(_CODE.pattern).any())
+
 # %% ../nbs/02_encoding.ipynb #f8f45198
 class ColumnFit:
     "What fitting one column needs, gathered batch by batch (see the text)."
@@ -283,12 +292,13 @@ class ColumnFit:
         v, self.rows = s[here], self.rows + len(s)
         if not len(v): return
         self.present += len(v)
+        u = None                                                                          # the distinct texts
         self.typed &= _is_numeric(s)
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
         if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
             u = pd.Series(pd.unique(v), dtype=object)
             f = pd.to_numeric(u, errors='coerce')
-            self.coded |= bool(u.astype(str).str.strip().str.match(r'[+-]?0\d').any())         # 007: a code, not 7
+            self.coded |= _codes_like(u)                                                     # 007: a code, not 7
             seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
             new = [t for t in u[f.isna()] if t not in seen][:STRAYS + 1 - len(self.strays)]
             self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
@@ -304,8 +314,9 @@ class ColumnFit:
             self.outside |= bool((codes == -1).any()); self.occupied[codes[codes >= 0]] = True
         if not self.many:
             try:
-                self.distinct = pd.Series(pd.unique(pd.concat([self.distinct, pd.Series(_distinct(v), dtype=object)],
-                                                              ignore_index=True)), dtype=object)
+                new = u if u is not None else pd.Series(_distinct(v), dtype=object)       # this batch's, in order
+                self.distinct = new if not len(self.distinct) else pd.Series(
+                    pd.unique(pd.concat([self.distinct, new], ignore_index=True)), dtype=object)
             except TypeError as e:
                 raise ValueError(f'column {self.name!r} holds unhashable values ({e}); a cell must hold one value, '
                                  'not a list, dict or array') from None

@@ -5,6 +5,7 @@
 # %% ../nbs/04_streaming.ipynb #22312b27
 from __future__ import annotations
 import bz2, codecs, csv, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,7 +322,7 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     try: header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
     except csv.Error as e:
         raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
-    dup = sorted({h for h in header if header.count(h) > 1})
+    dup = sorted(h for h, k in Counter(header).items() if k > 1)
     if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
     options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig', na_filter=False)
     def read(rows):
