@@ -149,7 +149,7 @@ def coraised(
     raised: np.ndarray,      # (p, 2) (index into `sets`, consequent) pairs: each antecedent's raised consequents
     raised_items: np.ndarray,# (q, 2) (item, consequent) pairs: each single item's raised consequents
     grow: np.ndarray,        # (D,) bool: items that may extend an antecedent
-    budget: float,           # row checks the wider pruning may take (candidates times rows)
+    budget: float,           # the most a length may cost (multiply-adds): the wider pruning takes `REACH` of them at most
 ) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) the consequents raised)
     ("The extensions A + j of `sets` where A or j raises a consequent (where those are too many to list: where A "
      "and j raise a common one), that hold in at least the floor of the rows; and the consequents they raise: the "
@@ -160,7 +160,7 @@ def coraised(
     cols = np.unique(np.r_[raised[:, 1], raised_items[:, 1]])
     others = np.setdiff1d(np.arange(len(sets)), owners) if L > 1 else np.zeros(0, np.int64)   # see the text
     either = len(owners) * len(G) + len(others) * len(items)
-    if either <= MAX_EXTENSIONS // 4 and either * checks.n <= budget:
+    if either <= MAX_EXTENSIONS // 4 and either * len(cols) * checks.n <= REACH * budget:
         A = np.r_[np.repeat(sets[owners], len(G), 0), np.repeat(sets[others], len(items), 0)]
         j = np.r_[np.tile(G, len(owners)), np.tile(items, len(others))]
     else: A, j = _common(sets, raised, raised_items[grow[raised_items[:, 0]]])
