@@ -79,7 +79,7 @@ def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     return ((nAC - expect) / sd >= -NormalDist().inv_cdf(min(checks.alphas[0], 0.5))) & (n * nAC >= checks.th['min_lift'] * nA * nC)
 
 # %% ../nbs/08_mining.ipynb #43cb3ab4
-MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed; past it, only those with a part that raises a consequent
+MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed (past it, `coraised` prunes)
 
 # %% ../nbs/08_mining.ipynb #c669c7da
 EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exactly (a few seconds on two cores)
@@ -110,16 +110,18 @@ def exact_level(
         s = slice(s0, s0 + len(N))
         bar.update(len(N))
         r, k = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
-        keep = checks.cons_ok[cols[k]] & ~(fo[cols[k]][:, None] == fo[sets[s][r]]).any(1)   # a consequent of another feature
-        r, k = r[keep], k[keep]
-        keep = checks.thresholds(support[s][r], N[r, k], counts[cols[k]])
-        rules.append(RuleCounts(sets[s][r[keep]], cols[k[keep]], support[s][r[keep]], N[r[keep], k[keep]]))
+        c = cols[k]                                                      # k: the column of N, c: its item
+        keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)   # a consequent of another feature
+        r, k, c = r[keep], k[keep], c[keep]
+        keep = checks.thresholds(support[s][r], N[r, k], counts[c])
+        rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], N[r[keep], k[keep]]))
         if raises:
             r, k = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts[cols])   # a float pre-screen
-            keep = checks.cons_ok[cols[k]] & ~(fo[cols[k]][:, None] == fo[sets[s][r]]).any(1)
-            r, k = r[keep], k[keep]
-            up = _raises(checks, support[s][r], N[r, k], counts[cols[k]])
-            raised.append(np.column_stack([r[up] + s0, cols[k[up]]]))
+            c = cols[k]
+            keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)
+            r, k, c = r[keep], k[keep], c[keep]
+            up = _raises(checks, support[s][r], N[r, k], counts[c])
+            raised.append(np.column_stack([r[up] + s0, c[up]]))
         if grow is not None and columns is None:
             r, j = np.nonzero((N >= checks.floor) & grow & (cols > sets[s][:, -1:]))
             keep = ~(fo[j][:, None] == fo[sets[s][r]]).any(1)               # no second item of a feature
@@ -155,15 +157,16 @@ def coraised(
      "and j raise a common one), that hold in at least the floor of the rows; and the consequents they raise: the "
      "antecedents and consequents worth counting when there are too many to count them all.")
     fo, L, G = checks.fo, sets.shape[1], np.flatnonzero(grow)
-    items = np.unique(raised_items[grow[raised_items[:, 0]], 0])
+    raised_items = raised_items[grow[raised_items[:, 0]]]                   # the items that may extend
+    items = np.unique(raised_items[:, 0])
     owners = np.unique(raised[:, 0])
-    cols = np.unique(np.r_[raised[:, 1], raised_items[:, 1]])
+    cols = np.unique(np.r_[raised[:, 1], raised_items[:, 1]])              # the consequents they raise
     others = np.setdiff1d(np.arange(len(sets)), owners) if L > 1 else np.zeros(0, np.int64)   # see the text
     either = len(owners) * len(G) + len(others) * len(items)
     if either <= MAX_EXTENSIONS // 4 and either * len(cols) * checks.n <= REACH * budget:
         A = np.r_[np.repeat(sets[owners], len(G), 0), np.repeat(sets[others], len(items), 0)]
         j = np.r_[np.tile(G, len(owners)), np.tile(items, len(others))]
-    else: A, j = _common(sets, raised, raised_items[grow[raised_items[:, 0]]])
+    else: A, j = _common(sets, raised, raised_items)
     keep = ~(fo[j][:, None] == fo[A]).any(1)
     cand = np.unique(np.sort(np.column_stack([A[keep], j[keep]]), 1), axis=0) if keep.any() else np.zeros((0, L + 1), np.int64)
     sup = itemset_counts(checks.bits, cand) if len(cand) else np.zeros(0, np.int64)
@@ -368,10 +371,10 @@ def mine_levels(
     "Rules of every antecedent length up to `depth`: each length counted, or proposed by the model, then checked."
     grow, D, n = checks.ante_ok & ~checks.dominant, len(checks.fo), checks.n
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floor))[:, None]   # from half the floor: see the text
-    support, result, paths, path, pruned, raised1, cols = checks.counts[sets[:, 0]], [], [], None, False, None, None
+    support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
-        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, pruned,
+        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
                                 lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth))
         if path == 'model' and model is None:
             raise ValueError(f'antecedents of length {L} need the model ({why}); give a model, or method="exact"')
@@ -388,8 +391,8 @@ def mine_levels(
             if L == 1: raised1 = np.column_stack([sets[raised[:, 0], 0], raised[:, 1]])
             if not last:
                 if listing: keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets)
-                pruned = method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget)   # see the text
-                if pruned: nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
+                if method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget):   # prune: see the text
+                    nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0))
