@@ -304,6 +304,7 @@ class ColumnFit:
             self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
             self.numbers = not self.coded and not self.strays
             self.integral &= _whole(f.to_numpy(float))
+            self.unique &= len(u) == len(v)                                                 # (within a batch)
         if self.typed:
             f = v.to_numpy(float); f = f[np.isfinite(f)]
             if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
@@ -376,7 +377,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
         labels = bin_labels(e, None if o['paper'] else sampled(), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
-        if c.typed and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']:
+        if (c.typed or c.integral) and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']:
             raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
                              'it looks like an identifier; drop it')
         bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
