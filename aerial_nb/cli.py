@@ -24,7 +24,7 @@ from .datasets import UCI_DATASETS
 from .encoding import fitted_encoder
 from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, check_training
-from .persist import InputError, Outputs, check_writable, load_model
+from .persist import InputError, Outputs, check_writable
 from .mining import METHODS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
 # %% auto #0
@@ -123,8 +123,8 @@ ENCODING = ['bins', 'binning', 'categorical', 'numeric', 'missing', 'max_distinc
 # %% ../nbs/12_cli.ipynb #fd0bd7b8
 def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
     "The options every command that reads a table has: the table, where UCI tables live, missing spellings, output."
-    p.add_argument('data', help='CSV or Parquet file (or a folder or glob of Parquet files), uci:NAME (' +
-                   ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
+    p.add_argument('data', help='a CSV file (plain, or compressed: .gz, .bz2, .xz, .zip), a Parquet file (or a folder or glob of '
+                   'Parquet files), uci:NAME (' + ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
     p.add_argument('--data-dir', default=None,
                    help="another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)")
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
@@ -209,7 +209,7 @@ def build_parser(
     p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster (as for mine)')
     p = sub.add_parser('verify', help="a saved model's verdict on one rule, and its exact counts on a table",
                        description=inspect.getdoc(verify_rule), **fmt)
-    p.add_argument('model', help='folder written by mine --save-model')
+    p.add_argument('model', help='the folder mine --save-model wrote')
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
     p.add_argument('--data', default=None, help='also count the rule on this table (as for mine)')
@@ -246,15 +246,14 @@ def _before(args):
     if getattr(args, 'seed', 0) + getattr(args, 'models', 1) > 2**63:
         raise InputError(f'--seed {args.seed} with --models {args.models} needs seeds beyond 2**63 - 1; '
                          'give a smaller --seed')
-    if args.data == '': raise InputError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
-                                         'uci:NAME or demo')
     data = None if args.data == 'demo' or args.data.startswith('uci:') else args.data
     args.outputs = Outputs(args.out, getattr(args, 'save_model', None), data)   # before any work
     if 'device' in args and args.device != 'cpu':                # a device this machine cannot use, before any reading
         from aerial_nb.autoencoder import usable_device
         usable_device(args.device)
     elif 'device' in args: check_training(device=args.device)
-    if not args.dask: return None
+    if args.dask is None: return None
+    if not args.dask.strip(): raise InputError(f"--dask is empty ({args.dask!r}): give local, local:N or a scheduler's address")
     if (args.data == 'demo' or args.data.startswith('uci:')
             or (Path(args.data).is_file() and Path(args.data).suffix.lower() not in ('.parquet', '.pq'))):
         raise InputError(f'--dask: the workers read Parquet (a file, a folder of files or a glob), not {args.data}')
@@ -268,13 +267,13 @@ def _before(args):
 # %% ../nbs/12_cli.ipynb #6ecbeb3d
 def _reading(args) -> dict:
     "The options every mining command passes on: where the table is, how to read and encode it, whether to show progress."
-    return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet,
-                encoder_options=typed(args, ENCODING))
+    return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet, encoder_options=typed(args, ENCODING))
 
 # %% ../nbs/12_cli.ipynb #a782e83e
 def _data(args):
     "The table a mining command reads: the path, or with --baskets the file's baskets."
     if getattr(args, 'baskets', None) is None: return args.data
+    if args.baskets == '': raise InputError("--baskets is empty (''): give the items' separator, or the option alone for ','")
     if args.dask: raise InputError('--baskets: the baskets are read here, not on a cluster; leave out --dask')
     return read_baskets(args.data, args.baskets)
 
@@ -310,8 +309,7 @@ def _info(args) -> dict:
 
 # %% ../nbs/12_cli.ipynb #6377e81c
 def _verify(args) -> dict:
-    model = load_model(args.model)
-    out = verify_rule(model, args.antecedent, args.consequent, args.data, **typed(args, VERIFY))
+    out = verify_rule(args.model, args.antecedent, args.consequent, args.data, **typed(args, VERIFY))
     if not args.json: print(verdict_text(out, args.antecedent, args.consequent))
     return out
 
@@ -368,6 +366,8 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
     args.command_line, args.t0 = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv), time.perf_counter()
     for a in _subparser(ap, args.command)._actions:   # `--seed=--`: argparse leaves a list where a value belongs
         v = getattr(args, a.dest, None)
+        if not a.option_strings and a.dest in ('data', 'model') and v == '':    # an unset shell variable
+            raise InputError(f"the {a.dest} path is empty (''): give {re.sub(r' [(][^()]*[)]', '', a.help)}")
         if a.option_strings and ((a.nargs is None and isinstance(v, list)) or (a.nargs == '+' and v == [])):
             raise InputError(f'{a.option_strings[-1]} needs a value, got --')
     _check_folders(args, ap)
@@ -445,5 +445,5 @@ def cli():
     sys.exit(main())
 
 # %% ../nbs/12_cli.ipynb #b300d603
-__getattr__ = forward(__name__, {**dict.fromkeys(['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'save_model', 'write_frame'],
-                                                 'persist'), 'read_table': 'streaming'})
+__getattr__ = forward(__name__, {**dict.fromkeys(['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'load_model', 'save_model',
+                                                  'write_frame'], 'persist'), 'read_table': 'streaming'})

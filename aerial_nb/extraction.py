@@ -13,6 +13,7 @@ import torch
 
 from .autoencoder import Model, cpu_threads
 from .bitsets import itemset_counts, pad_sets
+from .encoding import check_number
 from .quality import (METRICS, TAU_A, TAU_C, TAU_I, Rules, check_antecedents, check_length, check_tau, data_bits,
                                itemset_frame, rule_metrics)
 
@@ -97,11 +98,14 @@ def probe(
     return ante_prob, ante_prob >= tau_a, cat(sets, np.int64), cat(cons, np.int64), cat(cprob, np.float32)
 
 # %% ../nbs/07_extraction.ipynb #2463985a
-def check_model(model: Model):
-    "Refuse anything but a trained `Model`."
+def check_model(
+    model: Model,         # what was given as the model
+    name: str = 'model',  # its parameter's name, for the error message
+):
+    "Refuse anything but a trained `Model`, naming the parameter and what was given."
     if not isinstance(model, Model):
-        raise TypeError(f'expected a trained Model (from `train`), got {type(model).__name__}')
-    if not model.history: raise ValueError('the model is untrained')
+        raise TypeError(f'{name} must be a trained Model (from `train`), got {type(model).__name__}')
+    if not model.history: raise ValueError(f'{name}: the model is untrained')
 
 # %% ../nbs/07_extraction.ipynb #e0504730
 def check_depth(
@@ -142,6 +146,7 @@ def extract_rules(
 ) -> Rules:
     "Algorithm 1 (and 3, with constraints): rules A → c with |A| ≤ max_antecedents, read from the model."
     check_tau(tau_a=tau_a, tau_c=tau_c); check_depth(model, max_antecedents)
+    check_number(memory_mb, 'memory_mb', 0, np.inf, closed='neither')
     enc, t0 = model.encoder, time.perf_counter()
     singles = np.arange(enc.n_items) if antecedents is None else enc.item_index(antecedents, features=True)
     allowed = None
@@ -170,7 +175,7 @@ def verify(
     tau_c: float = TAU_C,
 ) -> dict:                 # antecedent_prob, consequent_prob, holds
     "The model's verdict on the rule `antecedent → consequent`, from a single forward pass."
-    check_tau(tau_a=tau_a, tau_c=tau_c)
+    check_tau(tau_a=tau_a, tau_c=tau_c); check_model(model)
     enc = model.encoder
     a, c = _named_items(enc, antecedent, 'antecedent'), _named_items(enc, consequent, 'consequent')
     if not len(a): raise ValueError(f'give at least one antecedent item, got {antecedent!r}')
@@ -196,7 +201,7 @@ def frequent_itemsets(
     memory_mb: float = 256,  # working-memory bound for a chunk of test vectors
 ) -> pd.DataFrame:           # support, itemsets (frozensets of `feature=value`), itemset_prob
     "Algorithm 2: itemsets of 1..max_length items whose marked items all reach τi in one forward pass."
-    check_tau(tau_i=tau_i); check_model(model)
+    check_tau(tau_i=tau_i); check_model(model); check_number(memory_mb, 'memory_mb', 0, np.inf, closed='neither')
     enc, t0 = model.encoder, time.perf_counter()
     check_length(enc, max_length)
     found = [(c[ok], ap[ok])

@@ -4,14 +4,14 @@
 
 # %% ../nbs/11_persist.ipynb #8b6aec27
 from __future__ import annotations
-import errno, fnmatch, hashlib, json, os, shutil, stat, tempfile
+import errno, fnmatch, hashlib, json, os, re, shutil, stat, sys, tempfile, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 from fastcore.basics import patch
 
-from .encoding import Encoder
+from .encoding import MISSING, Encoder
 from .streaming import parquet_files
 # for annotations; torch is imported only when a model is saved or loaded
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -27,7 +27,7 @@ class InputError(ValueError):
 
 # %% ../nbs/11_persist.ipynb #14351ed4
 FORMAT, VERSION = 'aerial_nb-model', 3
-VERSIONS = (1, 2, 3)                                  # the format versions `load_model` reads
+VERSIONS = (1, 2, 3)                                  # the format versions `load_model` reads (1 and 2 when trusted)
 MODEL_FILES = ('model.json', 'weights.safetensors')   # all a saved model folder holds
 
 # %% ../nbs/11_persist.ipynb #32810fc6
@@ -106,14 +106,18 @@ def _mode(p: Path, default: int) -> int:
 
 # %% ../nbs/11_persist.ipynb #17184e40
 def stage_model(model: Model, path: Path) -> Path:
-    "Write `model` into a new temporary folder beside `path`; return that folder."
+    "Write `model` (its weights finite: checked first) into a new temporary folder beside `path`; return that folder."
+    import torch
     from safetensors import SafetensorError
     from safetensors.torch import save_file
     from aerial_nb.autoencoder import Ensemble
+    state = model.net.state_dict()
+    bad = [k for k, v in state.items() if v.is_floating_point() and not torch.isfinite(v).all()]
+    if bad: raise ValueError(f"model holds weights that are not finite numbers (in {', '.join(bad[:2])}); it cannot be saved")
     try: tmp = Path(tempfile.mkdtemp(dir=path.resolve().parent, prefix='.aerial-'))
     except OSError as e: raise _unwritten(path, e) from None
     try:
-        save_file({k: v.detach().cpu().contiguous() for k, v in model.net.state_dict().items()},
+        save_file({k: v.detach().cpu().contiguous() for k, v in state.items()},
                   str(tmp/'weights.safetensors'))
         meta = dict(format=FORMAT, version=VERSION, encoder=model.encoder.to_dict(), widths=list(model.net.widths),
                     models=len(model.net.nets) if isinstance(model.net, Ensemble) else 1,
@@ -215,6 +219,8 @@ def _read_meta(path: Path) -> dict:
     except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
     except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
     except (ValueError, RecursionError) as e:        # a syntax error; a number of thousands of digits; nesting too deep
+        if 'integer string conversion' in str(e):
+            raise InputError(f'{path}/model.json is damaged: it holds a number with over {sys.get_int_max_str_digits():,} digits') from None
         raise InputError(f'{path}/model.json is not valid JSON ({(str(e).splitlines() or [type(e).__name__])[0][:100]})') from None
     if not isinstance(meta, dict) or meta.get('format') != FORMAT: raise InputError(f'{path} is not an aerial_nb model')
     v = meta.get('version')
@@ -244,10 +250,25 @@ def _check_weights(weights: dict, net, path: Path):
         raise InputError(f"{path}/weights.safetensors holds weights that are not finite numbers "
                          f"(in {', '.join(inf[:2])})")
 
+# %% ../nbs/11_persist.ipynb #025b800a
+def _bins_problem(enc: Encoder) -> str | None:
+    ("A binned feature with a category that is not a bin's label (a number, or a range such as `(1.5, 3]`), as "
+     "bin edges given to a text feature have; None when there is none.")
+    def number(t: str) -> bool:
+        try: return float(t) == float(t)
+        except ValueError: return False
+    for f in enc.edges:
+        for c in enc.categories[enc.features.index(f)]:
+            ends = re.fullmatch(r'[(\[](\S+), (\S+)[)\]]', c)
+            if c != MISSING and not (ends and number(ends[1]) and number(ends[2]) or number(c)):
+                return f'the feature {f!r} has bin edges, but its category {c!r} is not a number or a range of numbers'
+    return None
+
 # %% ../nbs/11_persist.ipynb #cd727650
 def load_model(
     path,                # a folder written by `save_model`
     device: str = 'cpu', # torch device to load the network on
+    trust: bool = False, # load a version 1 or 2 model, whose model.json has no checksum (with a warning)
 ) -> Model:
     "Load a model saved by `save_model`, refusing any that is damaged or was changed after saving."
     from safetensors import SafetensorError
@@ -256,12 +277,17 @@ def load_model(
     if not isinstance(path, (str, os.PathLike)): raise TypeError(f'path must be the path of a model folder, got {path!r}'[:200])
     if not str(path).strip(): raise InputError(f'path is empty ({str(path)!r}): give the folder of a saved model')
     if not isinstance(device, str) or not device.strip(): raise TypeError(f'device must be a torch device name (cpu, cuda, ...), got {device!r}')
+    if not isinstance(trust, bool): raise TypeError(f'trust must be True or False, got {trust!r}'[:200])
     path = Path(path)
     try: path.is_dir() and os.listdir(path)
     except OSError as e: raise InputError(f'cannot read {path} ({e.strerror})') from None
     if not (path/'model.json').is_file() or not (path/'weights.safetensors').is_file():
         raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)')
     meta = _read_meta(path)
+    if meta['version'] < VERSION and not trust:
+        raise InputError(f"{path} is a version {meta['version']} model: its model.json has no checksum, so an edit (two "
+                         f'labels swapped) would go unnoticed; if you trust it, save it again as version {VERSION}: '
+                         'save_model(load_model(path, trust=True), path)')
     try: enc = Encoder.from_dict(meta['encoder'])
     except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
     try: data = (path/'weights.safetensors').read_bytes()
@@ -272,6 +298,7 @@ def load_model(
     if meta['version'] == 2 and _sha256(data) != meta['weights_sha256']:
         raise InputError(f'{path}/weights.safetensors was changed after saving: '
                          'its SHA-256 differs from the one in model.json')
+    if problem := _bins_problem(enc): raise InputError(f'{path}/model.json is damaged: {problem}')
     w = meta.get('widths')
     shape = dict(layers=len(w) - 1, hidden=w[1]) if w else dict(layers=meta['layers'])
     try: nets = [AutoEncoder(enc.sizes, **shape) for _ in range(meta['models'])]
@@ -285,6 +312,8 @@ def load_model(
     _check_weights(weights, net, path)
     net.load_state_dict(weights)
     net = net.to(usable_device(device))
+    if meta['version'] < VERSION:
+        warnings.warn(f"{path}: a version {meta['version']} model, loaded on trust: its model.json has no checksum", stacklevel=2)
     return Model(net.eval(), enc, meta['history'], meta['settings'], meta.get('stop'))
 
 # %% ../nbs/11_persist.ipynb #24bf38e8

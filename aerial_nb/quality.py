@@ -21,9 +21,9 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 
 # %% auto #0
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE',
-           'MARGIN', 'NEAR_CONSTANT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics', 'covers',
-           'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules', 'check_tau',
-           'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
+           'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics',
+           'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules',
+           'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
            'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'rules_in_space',
            'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'Checks', 'explained']
 
@@ -459,6 +459,7 @@ ALPHA = 0.05                          # significant: the family-wise error rate 
 PRODUCTIVE = 0.01                     # productive: the level of each antecedent item's test
 MARGIN = 0.05                         # better than its parents: the confidence a longer rule must add
 NEAR_CONSTANT = 0.95                  # a value in this share of rows makes its feature near-constant
+MAX_LIFT = 2.0**62                    # no table has as many rows: a lift is at most the number of rows
 
 # %% ../nbs/05_quality.ipynb #95e9cd0c
 def check_thresholds(
@@ -476,6 +477,8 @@ def check_thresholds(
     if not (isinstance(min_lift, (int, float, np.integer, np.floating)) and not isinstance(min_lift, bool)
             and 0 <= min_lift < np.inf):                                    # a lift is a ratio of counts: finite
         raise ValueError(f'min_lift must lie in [0, inf), got {min_lift!r}')
+    if min_lift > MAX_LIFT:                                                 # beyond any table, and beyond int64 counts
+        raise ValueError(f'min_lift must be at most {MAX_LIFT:.3g} (a lift is at most the number of rows), got {min_lift!r}')
     if min_support is not None: fraction(min_support, 'min_support')
     for name, v in dict(alpha=alpha, productive=productive, margin=margin, near_constant=near_constant).items():
         fraction(v, name)
@@ -506,6 +509,8 @@ def check_training(**options) -> dict:
             if not ok:
                 raise ValueError(f'noise must be in [0, 1], got {v!r}' if k == 'noise' else
                                  f'{k} must be a finite number {"above" if k == "lr" else "of at least"} {low}, got {v!r}')
+            if v > float(np.finfo(np.float32).max):                # torch trains in float32: it would overflow
+                raise ValueError(f'{k} must be at most {np.finfo(np.float32).max:.4g}, the largest float32, got {v!r}')
             out[k] = float(v)
         elif k == 'device':
             if not (isinstance(v, str) and re.fullmatch(DEVICE, v)) and type(v).__name__ != 'device':   # or a torch.device
@@ -574,7 +579,7 @@ class Checks:
         self.dominant = at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
         self.need = min_count(th['min_support'], self.n, 'min_support') if th['min_support'] else 1
         self.floor = min_count(th['floor'], self.n, 'floor')
-        self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces]
+        self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces] if th['alpha'] else [1.0] * self.depth   # 0: no test
     def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
 
 # %% ../nbs/05_quality.ipynb #28b05312

@@ -66,16 +66,22 @@ READ_ERRORS = (OSError, ValueError, EOFError, csv.Error, zlib.error, lzma.LZMAEr
 
 # %% ../nbs/04_streaming.ipynb #c9431ee8
 def _reading(name: str, batches):
-    "The batches, a reader's failure (a malformed file, text that is not UTF-8) reported as one line naming the table."
+    ("The batches, a reader's failure (a malformed file, a row with more fields than the column names, text that is "
+     "not UTF-8) reported as one line naming the table.")
     it, rows = iter(batches), 0
     while True:
         try: df = next(it)
         except StopIteration: return
         except READ_ERRORS as e:
             if isinstance(e.__context__, KeyboardInterrupt): raise KeyboardInterrupt from None   # Ctrl-C, not a bad file
-            if isinstance(e, UnicodeDecodeError):
-                raise ValueError(f'{name} is not UTF-8 text: the byte 0x{e.object[e.start]:02x} after row {rows:,} '
-                                 'cannot be read; convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)') from None
+            if isinstance(e, UnicodeDecodeError):             # where, when the reader found it (`_csv` does)
+                raise getattr(e, 'refusal', None) or ValueError(
+                    f'{name} is not UTF-8 text: the byte 0x{e.object[e.start]:02x} after row {rows:,} cannot be read; '
+                    'convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)') from None
+            ragged = re.search(r'Expected (\d+) fields in line (\d+), saw (\d+)', str(e))
+            if ragged:
+                raise ValueError(f'{name}: line {int(ragged[2]):,} has {ragged[3]} fields, but the first line names '
+                                 f'{ragged[1]} columns') from None
             raise ValueError(f'cannot read {name}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
         rows += len(df)
         yield df
@@ -207,13 +213,19 @@ FORMATS = {b'PAR1': ('a Parquet file', 'name it .parquet'), b'(\xb5/\xfd': ('zst
            b'\x89PNG': ('a PNG image', ''), b'\xff\xd8\xff': ('a JPEG image', '')}
 
 # %% ../nbs/04_streaming.ipynb #6c175200
-def _what(head: bytes, name: str) -> str | None:
-    ("How a file's bytes are compressed ('gzip', 'bz2', 'xz', 'zip'; None: not at all), from its first bytes; a file "
-     "that holds no CSV text is refused, naming what it is.")
+def _what(
+    head: bytes,           # the first bytes of a file
+    name: str,             # its name, for the error message
+    stream: bool = False,  # it is a pipe or a device, read as CSV whatever it holds (as is a name under /dev or /proc)
+) -> str | None:           # 'gzip', 'bz2', 'xz', 'zip'; None: not compressed
+    ("How a file's bytes are compressed, from its first bytes; a file that holds no CSV text is refused, naming what "
+     "it is.")
     kind = next((k for magic, k in COMPRESSED.items() if head.startswith(magic)), None)
     if kind: return kind
     what, hint = next((w for magic, w in FORMATS.items() if head.startswith(magic)), (None, ''))
     if what is None and head[257:262] == b'ustar': what, hint = 'a tar archive', 'extract the CSV file from it'
+    if what == 'a Parquet file' and (stream or name.startswith(('/dev/', '/proc/'))):   # it cannot be renamed
+        hint = "a stream is read as CSV: give the Parquet file's path instead"
     if what: raise ValueError(f'{name} is {what}, not CSV text' + (f'; {hint}' if hint else ''))
     return None
 
@@ -236,6 +248,18 @@ def _opened(path, kind: str, name: str):
     else:
         with {'gzip': gzip.open, 'bz2': bz2.open, 'xz': lzma.open}.get(kind, open)(path, 'rb') as f: yield f
 
+# %% ../nbs/04_streaming.ipynb #4732acba
+def _bad_byte(
+    name: str,      # the file's name
+    data: bytes,    # bytes of it
+    at: int,        # where in `data` the byte that is not UTF-8 is
+    lines: int = 0, # lines of the file before `data`
+) -> ValueError:    # the refusal: one line naming the file, the line and the byte
+    "The error for a byte that is not UTF-8 text, with its line and what it is in Latin-1."
+    b = data[at]
+    return ValueError(f'{name} is not UTF-8 text: line {lines + data[:at].count(10) + 1:,} holds the byte 0x{b:02x} '
+                      f'({bytes([b]).decode("latin-1")!r} in Latin-1); convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)')
+
 # %% ../nbs/04_streaming.ipynb #97c0a1e9
 def _text_head(head: bytes, name: str, whole: bool) -> str:
     ("The first bytes of a CSV file as text, refused in one line when they are not UTF-8 text (UTF-16, Latin-1, "
@@ -248,11 +272,7 @@ def _text_head(head: bytes, name: str, whole: bool) -> str:
             raise ValueError(f'{name} looks like UTF-16 text (without a byte-order mark); convert it to UTF-8')
         raise ValueError(f'{name} is not text: it holds NUL bytes (binary data)')
     try: text = codecs.getincrementaldecoder('utf-8-sig')().decode(head, final=whole)
-    except UnicodeDecodeError as e:
-        b = head[e.start]
-        raise ValueError(f'{name} is not UTF-8 text: line {head[:e.start].count(10) + 1} holds the byte 0x{b:02x} '
-                         f'({bytes([b]).decode("latin-1")!r} in Latin-1); convert it to UTF-8 '
-                         '(e.g. iconv -f latin1 -t utf-8)') from None
+    except UnicodeDecodeError as e: raise _bad_byte(name, head, e.start) from None
     start = text.lstrip()[:1]
     if start in ('{', '[') and (name.lower().endswith(('.json', '.jsonl', '.ndjson'))
                                  or text.lstrip()[1:].lstrip()[:1] in ('"', '{', '[', ']', '}')):
@@ -274,7 +294,7 @@ def _spool(path, name: str) -> tempfile.TemporaryDirectory:
     with src:
         try:
             head = src.read(HEAD_BYTES + 1)
-            if _what(head, name) is None: _text_head(head[:HEAD_BYTES], name, len(head) <= HEAD_BYTES)
+            if _what(head, name, stream=True) is None: _text_head(head[:HEAD_BYTES], name, len(head) <= HEAD_BYTES)
             with open(Path(tmp.name)/'table', 'wb') as dst:
                 while head:
                     try: dst.write(head)
@@ -310,26 +330,58 @@ def _sniff_sep(text: str) -> str:
     try: return csv.Sniffer().sniff(head.split('\n', 1)[0] + '\n' + head, delimiters=',;\t|').delimiter
     except csv.Error: return ","
 
+# %% ../nbs/04_streaming.ipynb #32d0fd36
+def _readable(path, name: str) -> tuple:
+    ("(a path that can be read twice, what must live while it is read): a regular file as it is; a pipe, "
+     "`/dev/stdin`, `<(...)` or a device copied to a temporary file (`_spool`).")
+    try: regular = stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError: raise FileNotFoundError(f'no such file: {name}') from None
+    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
+    if regular: return Path(path), None
+    keep = _spool(path, name)
+    return Path(keep.name)/'table', keep
+
+# %% ../nbs/04_streaming.ipynb #a1659733
+def _first_bad_byte(path, kind: str, name: str) -> ValueError | None:
+    ("The error for the first byte of the CSV file `path` (compressed as `kind`) that is not UTF-8, found by reading "
+     "it again: a reader that fails knows only where it was in its buffer. None when there is none.")
+    decoder, lines = codecs.getincrementaldecoder('utf-8-sig')(), 0
+    with _opened(path, kind, name) as f:
+        while block := f.read(1 << 20):
+            try: decoder.decode(block)
+            except UnicodeDecodeError as e: return _bad_byte(name, e.object, e.start, lines)   # `e.object`: block and what was held back
+            lines += block.count(b'\n')
+    try: decoder.decode(b'', final=True)
+    except UnicodeDecodeError as e: return _bad_byte(name, e.object, e.start, lines)
+    return None
+
 # %% ../nbs/04_streaming.ipynb #9caa71bd
 def _csv(path: Path, na_values, name: str = None) -> Source:
     name = name or str(path)
-    try: regular = stat.S_ISREG(os.stat(path).st_mode)
-    except OSError as e: raise ValueError(f'cannot read {name} ({e.strerror})') from None
-    keep = None if regular else _spool(path, name)                  # a pipe or a device: read once, into a file
-    if keep is not None: path = Path(keep.name)/'table'
+    path, keep = _readable(path, name)                              # a pipe or a device: read once, into a file
     kind, text = _head(path, name)
     sep = _sniff_sep(text)
-    try: header = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    lines = csv.reader(io.StringIO(text), delimiter=sep)
+    try: header = next(lines, [])
     except csv.Error as e:
         raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
     dup = sorted(h for h, k in Counter(header).items() if k > 1)
     if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
-    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig', na_filter=False)
+    try: first = next((row for row in lines if row), [])
+    except csv.Error: first = []                                    # a cell over the csv module's limit: pandas reads it
+    if len(first) > len(header):                                    # pandas would take the first fields as row labels
+        raise ValueError(f'{name}: line {lines.line_num:,} has {len(first)} fields, but the first line names '
+                         f'{len(header)} columns')
+    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig', na_filter=False,
+                   index_col=False)
     def read(rows):
-        if kind == 'zip':                                             # pandas would take the first of several files
-            with _opened(path, kind, name) as f, pd.read_csv(f, chunksize=rows, **options) as reader: yield from reader
-        else:
-            with pd.read_csv(path, compression=kind, chunksize=rows, **options) as reader: yield from reader
+        try:
+            if kind == 'zip':                                         # pandas would take the first of several files
+                with _opened(path, kind, name) as f, pd.read_csv(f, chunksize=rows, **options) as reader: yield from reader
+            else:
+                with pd.read_csv(path, compression=kind, chunksize=rows, **options) as reader: yield from reader
+        except UnicodeDecodeError as e:                               # the line and the byte, for `_reading` to say
+            e.refusal = _first_bad_byte(path, kind, name); raise
     return Source(name, read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True, keep=keep)
 
 # %% ../nbs/04_streaming.ipynb #5ae7ab57
@@ -413,7 +465,10 @@ def fit_table(
     with _progress(source, 'reading (categories)', progress) as bar:
         def batches():
             for df in source.batches(rows, count=True): bar.update(len(df)); yield df
-        enc, source.n_rows, source.numbers = fit_batches(batches(), numbers=source.csv, **encoder_options)
+        try: enc, source.n_rows, source.numbers = fit_batches(batches(), numbers=source.csv, **encoder_options)
+        except ValueError as e:                              # a column's problem names the file that holds it
+            if str(e).startswith('column ') and source.name != 'table': raise ValueError(f'{source.name}: {e}') from None
+            raise
     return enc
 
 # %% ../nbs/04_streaming.ipynb #af98756c
@@ -542,17 +597,19 @@ def read_table(
 
 # %% ../nbs/04_streaming.ipynb #cff5d096
 def read_baskets(
-    path,            # a text file (plain or gzip, bz2, xz, zip-compressed): one basket per line
+    path,            # a text file (plain or gzip, bz2, xz, zip-compressed; a pipe too): one basket per line
     sep: str = ',',  # what separates the items of a basket
 ) -> list:           # a list of baskets, each the list of its items (blank items dropped; an empty line an empty basket)
     "Baskets from a file of one transaction per line, the way arules' `read.transactions(format='basket')` reads them."
     name = str(path)
     if not isinstance(sep, str) or not sep: raise ValueError(f'sep must be a non-empty text, got {sep!r}')
-    if not Path(path).is_file(): raise FileNotFoundError(f'no such file: {name}')
-    kind, _ = _head(path, name)
+    path, keep = _readable(path, name)                              # a pipe or a device: read once, into a file
     try:
-        with _opened(path, kind, name) as f: text = f.read().decode('utf-8')
-    except UnicodeDecodeError as e: raise ValueError(f'{name} is not UTF-8 text (byte {e.start})') from None
+        kind, _ = _head(path, name)
+        with _opened(path, kind, name) as f: text = f.read().decode('utf-8-sig')
+    except UnicodeDecodeError as e: raise _bad_byte(name, e.object, e.start) from None
+    finally:
+        if keep is not None: keep.cleanup()
     lines = text.splitlines()
     while lines and not lines[-1].strip(): lines.pop()
     return [[x.strip() for x in line.split(sep) if x.strip()] for line in lines]
