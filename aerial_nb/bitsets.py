@@ -324,7 +324,7 @@ def at_least(
     "count/total ≥ t decided in integers; False where total is 0."
     p, q = fraction(t, what, high)
     count, total = np.asarray(count, np.int64), np.asarray(total, np.int64)
-    big = max(int(count.max(initial=0)) * q, int(total.max(initial=0)) * p) >= 2**62
+    big = max(int(count.max(initial=0)) * q, int(total.max(initial=0)) * p, p, q) >= 2**62   # p, q: even over 0 rows
     if big: count, total = count.astype(object), total.astype(object)        # Python integers: exact at any size
     return np.asarray(count * q >= p * total, bool) & (np.asarray(total) > 0)
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import dataclasses, inspect, math, sys, time, warnings
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,8 +18,8 @@ from tqdm import tqdm
 
 from .encoding import (Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
                                 is_transactions, transactions)
-from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, itemset_counts, min_count, pad_sets,
-                               row_ids)
+from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
+                               pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
                                data_bits, fisher_greater, itemset_frame, rule_counts, rule_set_summary, rule_text)
@@ -28,11 +29,12 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items',
-           'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels',
-           'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'diagnose', 'onehot_codes',
-           'Trainer', 'functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine',
-           'find_itemsets', 'verified_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+           'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING',
+           'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
+           'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
+           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional', 'answers',
+           'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets', 'verified_itemsets',
+           'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -76,7 +78,9 @@ def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     n = checks.n
     expect = nA * nC / n
     sd = np.sqrt(np.maximum(expect * (1 - nC / n) * (n - nA) / max(n - 1, 1), 1e-12))
-    return ((nAC - expect) / sd >= -NormalDist().inv_cdf(min(checks.alphas[0], 0.5))) & (n * nAC >= checks.th['min_lift'] * nA * nC)
+    a = checks.alphas[0]                                            # 0: no significance test, only above independence
+    z = -NormalDist().inv_cdf(min(max(a, 1e-300), 0.5)) if a else 0.0
+    return ((nAC - expect) / sd >= z) & (n * nAC >= checks.th['min_lift'] * nA * nC)
 
 # %% ../nbs/08_mining.ipynb #43cb3ab4
 MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed (past it, `coraised` prunes)
@@ -96,9 +100,10 @@ def exact_level(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
     progress: bool = False,  # a progress bar over the antecedents
     columns: np.ndarray = None, # (c,) the consequents to count against (default every item; then no extensions)
+    listed: int = None,      # extensions listed hold in at least this many rows (default the floor)
 ) -> tuple:                  # (rules past the thresholds, (m', L+1) extensions holding the floor, their rows, raised)
     ("Every rule of the antecedents `sets`, counted exactly against every item or `columns` (`cooccurrence`, blocked matrix "
-     "products); the extensions of `sets` that hold in at least the floor of the rows; and the (set, item) pairs "
+     "products); the extensions of `sets` that hold in at least the floor of the rows (or `listed`); and the (set, item) pairs "
      "where the set raises the item well beyond chance (`_raises`), for pruning the next length.")
     fo, counts, D = checks.fo, checks.counts, len(checks.fo)
     least = np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)  # nAC a rule needs
@@ -123,7 +128,7 @@ def exact_level(
             up = _raises(checks, support[s][r], N[r, k], counts[c])
             raised.append(np.column_stack([r[up] + s0, c[up]]))
         if grow is not None and columns is None:
-            r, j = np.nonzero((N >= checks.floor) & grow & (cols > sets[s][:, -1:]))
+            r, j = np.nonzero((N >= (checks.floor if listed is None else listed)) & grow & (cols > sets[s][:, -1:]))
             keep = ~(fo[j][:, None] == fo[sets[s][r]]).any(1)               # no second item of a feature
             nxt.append(np.column_stack([sets[s][r[keep]], j[keep]])); nxt_n.append(N[r[keep], j[keep]])
     bar.close()
@@ -348,6 +353,7 @@ class LengthReport:
     antecedents: int      # antecedents marked or counted
     candidates: int       # (antecedent, consequent) pairs counted exactly
     seconds: float = 0.0  # the time it took
+    below_floor: int = 0  # antecedents under the floor (from half of it) left uncounted (see `mine_levels`)
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
@@ -372,6 +378,7 @@ def mine_levels(
     grow, D, n = checks.ante_ok & ~checks.dominant, len(checks.fo), checks.n
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floor))[:, None]   # from half the floor: see the text
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
+    below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
@@ -386,16 +393,22 @@ def mine_levels(
         else:
             listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
             rules, nxt, nxt_n, raised = exact_level(checks, sets, support, grow if listing else None,
-                                                    method == 'auto' and not last, memory_mb, progress, cols)
+                                                    method == 'auto' and not last, memory_mb, progress, cols,
+                                                    (checks.floor + 1) // 2)
             counted = len(sets) * int(checks.cons_ok.sum() if cols is None else len(cols))
             if L == 1: raised1 = np.column_stack([sets[raised[:, 0], 0], raised[:, 1]])
             if not last:
-                if listing: keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets)
+                if listing:
+                    keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets)
+                    near = keep & (nxt_n < checks.floor)     # under the floor: counted to say what it cut, at most doubling
+                    if 2 * near.sum() > keep.sum() or (method == 'auto' and keep.sum() * D * n > budget):
+                        keep, skipped = keep & ~near, int(near.sum())
                 if method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget):   # prune: see the text
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
-        paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0))
+        paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below))
+        below, skipped = skipped, 0
         if not last:
             if path == 'model': keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets); nxt, nxt_n = nxt[keep], nxt_n[keep]
             sets, support = nxt, nxt_n
@@ -428,6 +441,7 @@ class Summary:
     method: str = 'auto'           # 'auto', 'exact', 'model' or 'paper'
     paths: list = field(default_factory=list)     # per antecedent length: its `LengthReport`, as a dict
     candidates: int = 0            # (antecedent, consequent) pairs counted exactly
+    thresholds: dict = field(default_factory=dict) # the checks' thresholds the run used (paper: those given)
     removed: dict = field(default_factory=dict)   # rules past the thresholds that each later check removed
     near_constant: dict = field(default_factory=dict)  # near-constant features, with the share of their common value
     stop: str = 'not trained'      # why training stopped: converged, budget, steps, epochs (paper), or not trained
@@ -525,6 +539,20 @@ def near_misses(
                  would_pass=_loosen(checks, a[i], c[i], int(nA[i]), int(nAC[i]), float(p[i]))) for i in range(len(best))]
     return pd.DataFrame(rows, columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
 
+# %% ../nbs/08_mining.ipynb #8d91e61e
+def missed_rules(
+    checks: Checks,      # the table and its checks
+    enc: Encoder,        # its encoder
+    got: RuleCounts,     # the one-item rules a run returned
+) -> tuple:              # (how many of the exact set's one-item rules `got` lacks, how many there are, one of them)
+    "The one-item rules that pass every check, counted exactly (one blocked product), that a run did not return."
+    sets = np.flatnonzero(checks.ante_ok & ~checks.dominant & (checks.counts >= checks.floor))[:, None]
+    r = exact_level(checks, sets, checks.counts[sets[:, 0]])[0]
+    r = r.take(np.flatnonzero(checks.drops(r) == None))
+    D = len(checks.fo)
+    lost = np.flatnonzero(~np.isin(r.ante[:, 0] * D + r.cons, got.ante[:, 0] * D + got.cons))
+    return len(lost), len(r), rule_text([enc.items[r.ante[lost[0], 0]]], [enc.items[r.cons[lost[0]]]]) if len(lost) else None
+
 # %% ../nbs/08_mining.ipynb #ab90db97
 def diagnose(
     found: int,          # rules returned
@@ -532,9 +560,13 @@ def diagnose(
     checks: Checks,      # the table and its checks (what each removed)
     enc: Encoder,        # its encoder
     budget: float = EXACT_BUDGET, # near misses are counted when one-item rules cost at most this (twice over)
+    missed: tuple = None,  # (one-item rules the model missed, of how many, one of them) from `missed_rules`
 ) -> tuple:              # (the diagnosis text or None, the warning class to raise or None)
-    "Why a result is empty, decided on exact counts where they are affordable; None when there is nothing to say."
-    if found: return None, None
+    ("Why a result is empty, or thin (the model missed one-item rules), decided on exact counts where they are "
+     "affordable; None when there is nothing to say.")
+    thin = (f"the model's proposals missed {missed[0]} of the {missed[1]} one-item rules that pass every check (counted "
+            f"exactly, such as {missed[2]}); method='exact' returns them" if missed and missed[0] else None)
+    if found: return (thin, MiningWarning) if thin else (None, None)
     how = dict(model="came from the model's proposals", pruned='was pruned (only the antecedents with a part that '
                'raises a consequent were counted)')
     partial = [f'length {p.length} {how[p.path]}' for p in paths if p.path != 'exact']
@@ -542,6 +574,9 @@ def diagnose(
     text = ('no rule passes the checks: every antecedent length was counted exactly' if not partial else
             'no rule came back, and not every candidate was counted: ' + '; '.join(partial))
     if removed: text += f'; the checks removed {removed}'
+    if thin: text += '; ' + thin
+    under = [f'{p.below_floor} of length {p.length}' for p in paths if p.below_floor]
+    if under: text += f"; antecedents under the floor ({checks.th['floor']}) left uncounted: {', '.join(under)}"
     if len(checks.ante_ok) * len(checks.ante_ok) * checks.n <= 2 * budget:
         near = near_misses(checks, enc, 3)
         if len(near):
@@ -630,6 +665,28 @@ def functional(
         tied[np.ix_(b, ys)] = one_y | one_x
     return (tied[fa, fc] & (ante >= 0)).any(1)
 
+# %% ../nbs/08_mining.ipynb #90fc0610
+def raw_functional(
+    df: pd.DataFrame,  # the table as given: its own values, before binning
+    enc: Encoder,      # its encoder
+    ante,              # (r, a) antecedents padded with -1
+    cons,              # (r,) consequents
+) -> np.ndarray:       # (r,) bool
+    ("`functional` decided on the table's own values, finer than its bins (a column derived from a binned number), "
+     "for the rules that join a binned column: among the rows where both have a value.")
+    fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
+    fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
+    binned = np.array([f in enc.edges for f in enc.features] + [False])         # [-1]: no item
+    pick, tied = (ante >= 0) & (binned[fa] | binned[fc]), np.zeros((len(enc), len(enc)), bool)
+    names, codes = {str(c): c for c in df.columns}, {}
+    code = lambda f: codes.setdefault(f, pd.factorize(df[names[enc.features[f]]])[0])   # -1: missing
+    for x, y in np.unique(np.column_stack([fa[pick], fc[pick]]), axis=0):         # a pair of columns at a time
+        a, b = code(x), code(y)
+        both = (a >= 0) & (b >= 0); a, b = a[both], b[both]
+        joint = len(pd.unique(a.astype(np.int64) * (int(b.max(initial=0)) + 1) + b))
+        tied[x, y] = joint in (len(pd.unique(a)), len(pd.unique(b)))
+    return (tied[fa, fc] & pick).any(1)
+
 # %% ../nbs/08_mining.ipynb #b6e1ec62
 def answers(
     model: Model,        # a trained model
@@ -712,6 +769,9 @@ def _data(data, enc: Encoder) -> tuple:
 # %% ../nbs/08_mining.ipynb #f1b123b6
 TRAIN_OPTIONS = ('layers', 'epochs', 'batch_size', 'lr', 'weight_decay', 'noise', 'models', 'steps', 'hidden', 'observe')
 
+# %% ../nbs/08_mining.ipynb #edabb345
+PAPER_FILTERS = ('min_confidence', 'min_lift', 'min_support')   # the thresholds paper mode applies, when given, to its rules
+
 # %% ../nbs/08_mining.ipynb #9667fe2c
 def _split(options: dict, paper: bool) -> tuple:
     "Options split into the checks' thresholds and `train`'s; an unknown one is an error naming it."
@@ -720,6 +780,11 @@ def _split(options: dict, paper: bool) -> tuple:
     unknown = sorted(set(options) - set(th) - set(tr))
     if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train')
     check_thresholds(**th)
+    other = [f'{k}={th[k]!r}' for k in th if k not in PAPER_FILTERS]
+    if paper and other:
+        raise ValueError(f"{', '.join(other)}: {'a check' if len(other) == 1 else 'checks'} of the default mode, which the "
+                         "paper's method (paper=True) does not run; it applies min_confidence, min_lift and min_support, "
+                         'given explicitly, as exact filters')
     return th, check_training(**tr)
 
 # %% ../nbs/08_mining.ipynb #952ef579
@@ -790,6 +855,16 @@ def paper_check(
         if major > 0.5: out.append(f'{major:.0%} of the rules predict a value most rows hold anyway')
     return out
 
+# %% ../nbs/08_mining.ipynb #12fb1519
+def _paper_hint(model, depth: int, tau_a: float, antecedents, consequents) -> str:
+    "What would return a rule from the paper's method: the tau_c its best consequent reached, checked by extracting again."
+    from aerial_nb.extraction import extract_rules
+    loose = extract_rules(model, depth, tau_a, 1e-9, antecedents, consequents)
+    if not len(loose): return f'; no antecedent reached tau_a={tau_a}: lower tau_a'
+    tau_c = _down(float(loose.cons_prob.max()))
+    got = len(extract_rules(model, depth, tau_a, tau_c, antecedents, consequents))
+    return f'; tau_c={tau_c} returns {got} rule{"s" * (got != 1)}' if got else '; lower tau_c or tau_a'
+
 # %% ../nbs/08_mining.ipynb #fca12999
 def _paper(rows, bits, enc: Encoder, depth, target, antecedents, consequents, tau_a, tau_c, th: dict, seed, device,
            progress, tr: dict) -> tuple:
@@ -806,7 +881,7 @@ def _paper(rows, bits, enc: Encoder, depth, target, antecedents, consequents, ta
     nA, nC, nAC = rule_counts(bits, R.ante, R.cons, bits.n_rows)
     keep, removed = nA > 0, dict(vacuous=int((nA == 0).sum()))       # an antecedent that never occurs says nothing
     if th:                                                              # thresholds asked for are exact filters here too
-        checks = Checks(bits, enc, depth, n_rows=bits.n_rows, **th)
+        checks = Checks(bits, enc, depth, n_rows=bits.n_rows, **{'min_confidence': 0.0, 'min_lift': 0.0, **th})
         passing = checks.thresholds(nA, nAC, nC)
         removed['thresholds'] = int((keep & ~passing).sum()); keep &= passing
     R = Rules(enc, R.ante[keep], R.cons[keep], R.ante_prob[keep], R.cons_prob[keep], R.params)
@@ -815,7 +890,7 @@ def _paper(rows, bits, enc: Encoder, depth, target, antecedents, consequents, ta
         short = len(model.history) < SHORT_STEPS or _loss_falling(model.history) >= FALLING
         texts.insert(0, 'no rule came back: ' + ('its training was short, the likelier cause (below)' if short else
                      f'training had settled, but no consequent reached tau_c={tau_c} after an antecedent reached '
-                     f'tau_a={tau_a}; lower tau_c or tau_a'))
+                     f'tau_a={tau_a}' + _paper_hint(model, depth, tau_a, antecedents, consequents)))
     return model, R, removed, texts
 
 # %% ../nbs/08_mining.ipynb #acf11a90
@@ -859,7 +934,9 @@ def fit_rules(
         result, paths = mine_levels(checks, enc, max_antecedents, method, trainer, budget, progress=progress)
         if keep_model: trainer()
         model, removed, near = trainer.model, dict(checks.removed), _near_constant(checks, enc)
-        diag, kind = diagnose(sum(map(len, result)), paths, checks, enc, budget)
+        missed = (missed_rules(checks, enc, result[0]) if paths[0].path != 'exact'
+                  and len(checks.fo) ** 2 * checks.n <= 2 * budget else None)
+        diag, kind = diagnose(sum(map(len, result)), paths, checks, enc, budget, missed)
         if kind: warnings.warn(diag, kind, stacklevel=2)
         rules = _rules(result, enc, max_antecedents, checks, trainer,
                        dict(method=method, diagnosis=diag, thresholds=dict(checks.th)))
@@ -869,7 +946,8 @@ def fit_rules(
     s = Summary(rules=found['rules'], rows=bits.n_rows, categories=enc.n_items,
                 **{k: found[k] for k in ('support', 'confidence', 'lift', 'coverage')},
                 method='paper' if paper else method, paths=[vars(p) for p in paths],
-                candidates=sum(p.candidates for p in paths), removed=removed, near_constant=near,
+                candidates=sum(p.candidates for p in paths), removed=removed,
+                thresholds=dict(th) if paper else dict(checks.th), near_constant=near,
                 stop=model.stop if model is not None else 'not trained',
                 steps=len(model.history) if model is not None else 0,
                 loss=float(np.mean(model.history[-25:])) if model is not None else None, distance=distance,
@@ -922,6 +1000,13 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
     from aerial_nb.cluster import scan_cluster          # Dask is imported only when a cluster is asked for
     return scan_cluster(client, data, na_values, sample_rows, seed, progress, check=check, presence=remote, **options)
 
+# %% ../nbs/08_mining.ipynb #dfa28849
+def _all_cut(summary: Summary, found: int, cuts: list):
+    "Say (and warn) that `functional='drop'` or `certain='drop'` left out every rule that passed the checks."
+    said, keep = (' and '.join(f"{k}='{v}'" for k in cuts) for v in ('drop', 'mark'))
+    summary.diagnosis = f"{found} rules passed every check, and {said} left out every one ({keep} keeps them, marked)"
+    warnings.warn(summary.diagnosis, NoRulesWarning, stacklevel=3)
+
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
 def mine(
@@ -935,6 +1020,7 @@ def mine(
     top_k: int = None,            # keep at most this many rules per consequent, the best by `by`
     by: str = 'confidence',       # the measure `top_k` ranks by: any column of the rule table
     functional: str = 'mark',     # rules between columns one of which determines the other: 'mark' them or 'drop' them
+    certain: str = 'mark',        # rules of confidence 1: 'mark' them or 'drop' them
     paper: bool = False,          # the paper's method exactly: its encoding, training and thresholds on the model's outputs
     tau_a: float = None,          # paper: antecedent similarity threshold (default `TAU_A`, 0.5)
     tau_c: float = None,          # paper: consequent similarity threshold (default `TAU_C`, 0.8)
@@ -958,11 +1044,11 @@ def mine(
     models: int = None,           # training: this many models (seeds seed, seed+1, ...), their outputs averaged (default 1)
     **kwargs,                     # the checks' thresholds (min_confidence, min_lift, min_support, floor, alpha,
                                   # productive, margin, near_constant) and more of `train`'s options (lr, hidden, ...)
-) -> pd.DataFrame:                # rules with exact metrics, p-values and marks; `attrs['summary']` says what was done
+) -> pd.DataFrame:                # rules with exact metrics, p-values and marks; `attrs`: summary, thresholds, encoder, model
     "Read `data` (in batches) and return the rules that pass every check, scored exactly on every row (see the text)."
     t0 = time.perf_counter()
-    if not (isinstance(functional, str) and functional in ('mark', 'drop')):
-        raise ValueError(f"functional must be 'mark' or 'drop', got {functional!r}")
+    for k, v in dict(functional=functional, certain=certain).items():
+        if not (isinstance(v, str) and v in ('mark', 'drop')): raise ValueError(f"{k} must be 'mark' or 'drop', got {v!r}")
     _check_arguments(max_antecedents=max_antecedents, method=method, target=target, antecedents=antecedents,
                      consequents=consequents, top_k=top_k, by=by, paper=paper, drop=drop, encoder_options=encoder_options,
                      sample_rows=sample_rows, progress=progress, client=client, budget=budget, keep_model=keep_model)
@@ -986,15 +1072,20 @@ def mine(
                                           tau_a, tau_c, seed, device, progress, budget, keep_model, **kwargs)
     for w in caught: warnings.warn(w.message, w.category, stacklevel=2)    # at the caller's line
     out = rules.to_frame(s.bits)
-    rows = np.flatnonzero(~out.functional.to_numpy()) if functional == 'drop' and 'functional' in out else np.arange(len(out))
+    if isinstance(data, pd.DataFrame) and presence is None and 'functional' in out and not is_transactions(data):
+        out['functional'] |= raw_functional(data, s.encoder, rules.ante, rules.cons)   # finer than the bins
+    cut = {k: out[k].to_numpy() for k, v in dict(functional=functional, certain=certain).items() if v == 'drop' and k in out}
+    rows = np.flatnonzero(~np.logical_or.reduce([*cut.values(), np.zeros(len(out), bool)]))
     if top_k is not None: rows = top_rules(out.iloc[rows], top_k, by).index.to_numpy()
     if len(rows) < len(out):                             # what the user gets is what the summary describes
+        if not len(rows): _all_cut(summary, len(out), list(cut))   # top_k keeps one at least
         rules, out = rules.take(rows), out.iloc[rows].reset_index(drop=True)
         found = rule_set_summary(s.bits, rules.ante, rules.cons)
         for k in ('rules', 'support', 'confidence', 'lift', 'coverage'): setattr(summary, k, found[k])
     summary.total_s, summary.peak_memory_mb = time.perf_counter() - t0, peak_memory_mb()
     out.attrs['summary'] = summary
-    out.attrs['model'] = model
+    out.attrs['model'], out.attrs['encoder'] = model, s.encoder
+    out.attrs['thresholds'] = summary.thresholds
     return out
 
 # %% ../nbs/08_mining.ipynb #6310ca6f
@@ -1012,12 +1103,17 @@ def text(self: Summary,
     head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
     lines = [head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
                      + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]
-    lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted" for p in s.paths]
+    lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted"
+              + (f"; {p['below_floor']:,} antecedents under the floor not counted" if p.get('below_floor') else '')
+              for p in s.paths]
     removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
     if removed: lines.append(f'removed by the checks: {removed}')
+    if s.thresholds: lines.append('thresholds: ' + ', '.join(f'{k.replace("_", "-")} {v}' for k, v in s.thresholds.items()
+                                                              if v is not None))
     lines.append(('not trained (no length needed the model)' if s.stop == 'not trained' else
                   f"trained {s.steps} steps on {'a sample of ' + format(s.training_rows, ',') + ' rows' if s.sampled else 'every row'}"
-                  f", stopped: {s.stop}" + (f', distance {s.distance:.4f}' if s.distance is not None else '')
+                  f", stopped: {s.stop}" + (f', final loss {s.loss:.4f}' if s.loss is not None else '')
+                  + (f', distance {s.distance:.4f}' if s.distance is not None else '')
                   + f' ({s.train_s:.2f}s)')
                  + f"; read in {s.passes} passes ({s.fit_s + s.scan_s:.2f}s, {s.rows_per_s:,.0f} rows/s); mined in {s.extract_s:.2f}s"
                  + f"; {s.total_s:.2f}s in all; peak memory {s.peak_memory_mb:,.0f} MB")
@@ -1086,6 +1182,33 @@ def verified_itemsets(
     sets, support, _ = find_itemsets(X, enc, model, max_length, min_support, items, 'model', memory_mb=memory_mb)
     return itemset_frame(enc, sets, support, answers(model, sets)[0], t0, max_length=max_length, min_support=min_support)
 
+# %% ../nbs/08_mining.ipynb #44b101e9
+def no_itemsets(
+    counts,               # (D,) rows holding each item
+    n_rows: int,          # rows of the table
+    enc: Encoder,         # its encoder
+    ok,                   # (D,) bool: the items itemsets may use
+    min_support: float,   # the support asked (None: the paper's method, no support asked)
+    model=None,           # the model that proposed the itemsets, where one did
+    paper: bool = False,  # the paper's Algorithm 2 proposed them
+    top: int = 3,         # the most frequent items shown
+) -> str:                 # why no itemset came back
+    ("Why no itemset came back, decided exactly: an itemset holds in no more rows than its least frequent item, so "
+     "when no item reaches the support, no itemset does.")
+    c = np.where(ok, np.asarray(counts), -1)
+    best = [i for i in np.argsort(-c, kind='stable')[:top] if c[i] > 0]
+    shown = ', '.join(f'{enc.items[i]} ({c[i] / n_rows:.3f})' for i in best) or 'none: no item occurs'
+    reach = 0 if min_support is None else int((c >= min_count(min_support, n_rows, 'min_support')).sum())
+    trained = f' after {len(model.history)} training steps' if model is not None else ''
+    if min_support is None:
+        return f"the paper's method proposed no itemset{trained} (tau_i); the most frequent items: {shown}"
+    if not reach:
+        return (f'no itemset reaches min_support={min_support}: no single item does, and an itemset is never more frequent '
+                f'than its items; the most frequent: {shown}' + (f'; min_support={_down(c[best[0]] / n_rows)} would return '
+                'one' if best else ''))
+    return (f"{reach} items alone reach min_support={min_support}, but the model's proposals{trained} held none of them; "
+            + ('the default mode (without paper=True)' if paper else "method='exact'") + ' counts them')
+
 # %% ../nbs/08_mining.ipynb #1aee3496
 def mine_itemsets(
     data,                         # as for `mine`
@@ -1144,7 +1267,10 @@ def mine_itemsets(
         sets, support, paths = find_itemsets(s.bits, enc, trainer, max_length, min_support, items, method, budget)
         names, model = np.array(enc.items, dtype=object), trainer.model
         out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[x[x >= 0]]) for x in sets]})
-    summary = Summary(itemsets=len(out), rows=s.n_rows, categories=enc.n_items, method='paper' if paper else method,
+    diag = None if len(out) else no_itemsets(item_counts(s.bits, s.n_rows), s.n_rows, enc, _items(enc, items, 'items'),
+                                             min_support if given or not paper else None, model, paper)
+    if diag: warnings.warn(diag, NoRulesWarning, stacklevel=2)
+    summary = Summary(diagnosis=diag, thresholds=dict(min_support=min_support) if given or not paper else {}, itemsets=len(out), rows=s.n_rows, categories=enc.n_items, method='paper' if paper else method,
                       support=float(out.support.mean()) if len(out) else None, paths=[vars(p) for p in paths],
                       stop=model.stop if model is not None else 'not trained',
                       steps=len(model.history) if model is not None else 0,
@@ -1155,7 +1281,7 @@ def mine_itemsets(
 
 # %% ../nbs/08_mining.ipynb #2795fe58
 def verify_rule(
-    model,                    # a trained `Model` (a saved one: `load_model(path)`)
+    model,                    # a trained `Model`, or the folder of a saved one (`save_model`)
     antecedent,               # the antecedent's items, `feature=value` (at most one per feature)
     consequent,               # the consequent, one item of another feature
     data=None,                # a table to count the rule on as well (as for `mine`), or None
@@ -1169,6 +1295,9 @@ def verify_rule(
     "A model's verdict on one rule, from one forward pass, and with `data` the rule counted exactly on it."
     from aerial_nb.extraction import verify
     from aerial_nb.streaming import open_table, scan
+    if isinstance(model, (str, Path)):                              # a saved model: read (and checked) first
+        from aerial_nb.persist import load_model
+        model = load_model(model)
     _check_arguments(model=model)
     check_thresholds(min_confidence=min_confidence, min_lift=min_lift)
     out = verify(model, antecedent, consequent, tau_a, tau_c)
