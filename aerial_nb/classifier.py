@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -64,6 +65,17 @@ def rule_list(
     k = int(errors.argmin())
     return keep[:k], int(left[k].argmax())
 
+# %% ../nbs/14_classifier.ipynb #f7d2fb77
+def _seed(
+    random_state,  # None, an int, a `numpy.random.RandomState` or a `numpy.random.Generator`
+) -> int:          # the seed `train` takes
+    ("scikit-learn's `random_state` as a seed: None is 0, so that a fit is repeatable by default; an int is itself; "
+     "a generator gives its next draw, so that fits sharing one differ.")
+    if random_state is None: return 0
+    if isinstance(random_state, (int, np.integer)): return int(random_state)     # `train` checks its range
+    if isinstance(random_state, np.random.Generator): return int(random_state.integers(2**31))
+    return int(check_random_state(random_state).randint(2**31))               # a RandomState; anything else refused
+
 # %% ../nbs/14_classifier.ipynb #306f5c06
 class RuleClassifier(ClassifierMixin, BaseEstimator):
     "A rule list of verified class rules (CBA's M1 order and pruning), with scikit-learn's estimator API."
@@ -75,7 +87,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         alpha: float = 0.05,           # family-wise error rate of the significance test (1: no test)
         method: str = 'auto',          # how rules are found: 'auto', 'exact' or 'model' (see `mine`)
         encoder_options: dict = None,  # `Encoder.fit`'s options (bins, categorical, numeric, missing, ...)
-        random_state: int = None,      # seeds training where the model proposes rules (None: 0)
+        random_state=None,             # seeds training where the model proposes rules: None (0), an int, a RandomState or Generator
     ):
         self.max_antecedents, self.min_confidence, self.min_lift, self.floor = max_antecedents, min_confidence, min_lift, floor
         self.alpha, self.method, self.encoder_options, self.random_state = alpha, method, encoder_options, random_state
@@ -118,7 +130,7 @@ def fit(self: RuleClassifier,
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', MiningWarning)            # no rule is an answer here: the default class
             _, rules, self.summary_ = fit_rules(X1, self.encoder_, min(self.max_antecedents, len(self.encoder_.features) - 1),
-                                                self.method, target=CLASS, seed=self.random_state or 0,
+                                                self.method, target=CLASS, seed=_seed(self.random_state),
                                                 min_confidence=self.min_confidence, min_lift=self.min_lift,
                                                 floor=self.floor, alpha=self.alpha)
     self._keep_list(X1, yi, cls_items, rules)

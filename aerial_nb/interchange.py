@@ -132,17 +132,49 @@ def from_mlxtend(
     return rules_to_frame(enc, A, cons, metrics).assign(p_value=p, passes=passes)
 
 # %% ../nbs/15_interchange.ipynb #47e441c0
+def _antecedent_items(
+    rules: pd.DataFrame,  # a rule table
+    enc: Encoder,         # the encoder the rows are read with
+    columns: set,         # the rows' column names
+    baskets: bool,        # the rows are transactions: an item that no basket holds is absent, not unknown
+    own: bool,            # `enc` was fitted on the rows (else it is the one the rules were mined with)
+) -> list:                # per rule, its antecedent's item indices, or None where no row holds it
+    "Each rule's antecedent as item indices of `enc`; an item the rows cannot be asked about is an error naming it."
+    look, out = _item_lookup(enc), []
+    by_length = sorted(columns, key=len, reverse=True)
+    for r, a in enumerate(rules.antecedents):
+        idx = []
+        for x in map(str, sorted(a)):
+            if x in look and enc.features[enc.feature_of[look[x]]] in columns: idx.append(look[x]); continue
+            if x in look and not baskets:
+                raise KeyError(f'item {x!r} of rule {r}: the rows have no column {enc.features[enc.feature_of[look[x]]]!r}')
+            if x not in look and not own:
+                raise KeyError(f'item {x!r} of rule {r} is not an item of the encoder (its items look like {enc.items[0]!r})')
+            f = next((c for c in by_length if x.startswith(f'{c}=')), None)
+            if f is None and not baskets: raise KeyError(f'item {x!r} of rule {r}: no column of the rows holds it')
+            if f in enc.edges:
+                raise KeyError(f'item {x!r} of rule {r}: no bin of {f!r} has that name in these rows (their bins: '
+                               f'{enc.categories[enc.features.index(f)][:4]}); give the encoder the rules were mined with')
+            idx = None; break                                # a value (or a basket item) that no row holds
+        out.append(idx)
+    return out
+
+# %% ../nbs/15_interchange.ipynb #1ec931d1
 def covered(
     rules: pd.DataFrame,    # a rule table
     data,                   # rows: the mined table or new ones (a DataFrame, or transactions)
-    encoder: Encoder = None,# the encoder the rules were mined with (default: fitted on `data`; give it for binned columns)
+    encoder: Encoder = None,# the encoder the rules were mined with (default: `mine`'s, in `rules.attrs`; else fitted on `data`)
 ) -> pd.DataFrame:          # (rows, rules) bool: row i holds every antecedent item of rule j
-    "Which rows each rule covers (its antecedent holds), on the mined table or on new rows; a rule naming an item the rows never have covers none."
-    table = transactions(data) if is_transactions(data) else data
-    enc = encoder or Encoder.fit(table)
-    X = enc.transform(table, unknown='ignore') if encoder is not None else enc.transform(table)
-    look = _item_lookup(enc)
-    known = [all(str(x) in look for x in a) for a in rules.antecedents]   # a rule naming an item never seen covers none
-    A = _padded([sorted(look[str(x)] for x in a) if ok else [] for a, ok in zip(rules.antecedents, known)])
-    out = covers(X, A) & np.array(known, bool)
+    ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
+     "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
+    baskets = is_transactions(data)
+    table = transactions(data) if baskets else data
+    enc = encoder if encoder is not None else rules.attrs.get('encoder')
+    own = enc is None
+    if own: enc = Encoder.fit(table)
+    names = {str(c) for c in table.columns}
+    sets = _antecedent_items(rules, enc, names, baskets, own)
+    absent = dict.fromkeys([f for f in enc.features if f not in names], np.nan)   # columns no rule asks about, items no basket holds
+    X = enc.transform(table.assign(**absent) if absent else table, unknown='ignore')
+    out = covers(X, _padded([s if s is not None else [] for s in sets])) & np.array([s is not None for s in sets], bool)
     return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None))

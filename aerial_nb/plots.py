@@ -32,20 +32,23 @@ def rule_table(
 def scatter(
     rules: pd.DataFrame,          # rules with support, confidence and lift
     color: str = 'lift',          # the column that colours the points
-    min_support: float = None,    # a threshold drawn as a vertical line
-    min_confidence: float = None, # a threshold drawn as a horizontal line
+    min_support: float = None,    # a threshold drawn as a vertical line (default: the one `mine` used, if any; False: none)
+    min_confidence: float = None, # a threshold drawn as a horizontal line (default: the one `mine` used; False: none)
     ax=None,                      # matplotlib axes to draw on (default: a new figure)
     cmap: str = 'viridis',        # the colour map
-):                                # the axes; the points are `ax.collections[0]`
-    "Support against confidence, a point per rule coloured by `color`: arulesViz's first view."
+):                                # the axes; the points are `ax.collections[0]`, the thresholds `ax.lines`
+    "Support against confidence, a point per rule coloured by `color`, the thresholds as dashed lines: arulesViz's first view."
     rules = rule_table(rules)
     if color not in rules: raise ValueError(f'color: {color!r} is not a column of the rules')
     ax = ax or plt.subplots(figsize=(5.5, 4), layout='constrained')[1]
     pts = ax.scatter(rules.support, rules.confidence, c=rules[color].astype(float), cmap=cmap, s=14, alpha=0.8,
                      edgecolors='none')
     if len(rules): ax.figure.colorbar(pts, ax=ax, label=color)
-    if min_support is not None: ax.axvline(min_support, color='grey', ls='--', lw=1)
-    if min_confidence is not None: ax.axhline(min_confidence, color='grey', ls='--', lw=1)
+    used = rules.attrs.get('thresholds') or {}               # what `mine` checked the rules against
+    s = used.get('min_support') if min_support is None else min_support
+    c = used.get('min_confidence') if min_confidence is None else min_confidence
+    if s is not None and s is not False: ax.axvline(s, color='grey', ls='--', lw=1)
+    if c is not None and c is not False: ax.axhline(c, color='grey', ls='--', lw=1)
     ax.set(xlabel='support', ylabel='confidence', title=f'{len(rules):,} rules')
     return ax
 

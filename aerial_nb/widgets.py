@@ -22,7 +22,7 @@ from .encoding import Encoder
 from .autoencoder import Model, train
 from .extraction import Rules, check_tau, extract_rules, test_vectors
 from .bitsets import item_bits, itemset_counts
-from .quality import rule_metrics, rule_text
+from .quality import TAU_A, TAU_C, rule_metrics, rule_text
 
 # %% auto #0
 __all__ = ['Reading', 'read_vector', 'plot_probs', 'TestVectorWidget', 'consequent_table', 'plot_consequents', 'RuleExplorer']
@@ -40,8 +40,8 @@ class Reading:
     marked: np.ndarray   # (l,) marked items, one per feature
     vector: np.ndarray   # (D,) the test vector
     probs: np.ndarray    # (D,) the model's output probabilities
-    tau_a: float = 0.5   # antecedent similarity threshold
-    tau_c: float = 0.8   # consequent similarity threshold
+    tau_a: float = TAU_A # antecedent similarity threshold
+    tau_c: float = TAU_C # consequent similarity threshold
 
     @property
     def antecedent_prob(self) -> float:
@@ -81,8 +81,8 @@ def __str__(self: Reading) -> str:
 def read_vector(
     model: Model,         # a trained model
     marked=(),            # item names `feature=value` to mark, at most one per feature
-    tau_a: float = 0.5,   # antecedent similarity threshold
-    tau_c: float = 0.8,   # consequent similarity threshold
+    tau_a: float = TAU_A, # antecedent similarity threshold
+    tau_c: float = TAU_C, # consequent similarity threshold
 ) -> Reading:
     "Mark `marked` in a test vector, run the model once, and apply the τa and τc checks."
     check_tau(tau_a=tau_a, tau_c=tau_c)
@@ -128,8 +128,8 @@ def _draw(r: Reading, ax):
 def plot_probs(
     model: Model,        # a trained model
     marked=(),           # item names to mark in the test vector
-    tau_a: float = 0.5,  # antecedent similarity threshold
-    tau_c: float = 0.8,  # consequent similarity threshold
+    tau_a: float = TAU_A,  # antecedent similarity threshold
+    tau_c: float = TAU_C,  # consequent similarity threshold
     ax=None,             # matplotlib axes to draw on (default: a new small figure)
 ):                       # the axes
     "Bar chart of the model's output for the test vector marking `marked`, with τa and τc drawn where they apply."
@@ -151,7 +151,7 @@ def _live() -> bool:
 # %% ../nbs/00_tour.ipynb #b5f2b90b
 class _ModelView(widgets.VBox):
     "Thresholds, a chart, a text panel and retraining around a model."
-    def __init__(self, model: Model, X=None, tau_a=0.5, tau_c=0.8, figsize=(5, 2.5)):
+    def __init__(self, model: Model, X=None, tau_a=TAU_A, tau_c=TAU_C, figsize=(5, 2.5)):
         super().__init__()
         self.model, self.X = model, X
         slider = lambda d, v: widgets.FloatSlider(v, min=0.05, max=0.95, step=0.01, description=d,
@@ -219,8 +219,8 @@ class TestVectorWidget(_ModelView):
         model: Model,             # a trained model (keep it small: one bar per item)
         X=None,                   # the training table's one-hot rows, to allow retraining
         max_antecedents: int = 2, # most features marked at once (and Algorithm 1's depth)
-        tau_a: float = 0.5,       # initial antecedent similarity threshold
-        tau_c: float = 0.8,       # initial consequent similarity threshold
+        tau_a: float = TAU_A,     # initial antecedent similarity threshold
+        tau_c: float = TAU_C,     # initial consequent similarity threshold
     ):
         enc = model.encoder
         super().__init__(model, X, tau_a, tau_c, _probs_size(enc))
@@ -287,8 +287,8 @@ def plot_consequents(
     model: Model,        # a trained model
     X,                   # (n, D) one-hot rows of the table the model was trained on
     antecedent=(),       # item names to mark
-    tau_a: float = 0.5,  # antecedent similarity threshold
-    tau_c: float = 0.8,  # consequent similarity threshold
+    tau_a: float = TAU_A,  # antecedent similarity threshold
+    tau_c: float = TAU_C,  # consequent similarity threshold
     top: int = 10,       # consequents shown, most probable first
     ax=None,             # matplotlib axes (default: a new small figure)
 ):                       # the axes
@@ -304,8 +304,8 @@ class RuleExplorer(_ModelView):
         model: Model,             # a trained model
         X,                        # (n, D) one-hot rows the model was trained on
         max_antecedents: int = 2, # antecedent items that can be picked
-        tau_a: float = 0.5,       # initial antecedent similarity threshold
-        tau_c: float = 0.8,       # initial consequent similarity threshold
+        tau_a: float = TAU_A,     # initial antecedent similarity threshold
+        tau_c: float = TAU_C,     # initial consequent similarity threshold
         top: int = 10,            # consequents shown, most probable first
     ):
         super().__init__(model, X, tau_a, tau_c, (4.5, 0.22 * top + 0.9))

@@ -5,6 +5,7 @@
 # %% ../../nbs/studies/08_classifiers.ipynb #b60fd1a2
 from __future__ import annotations
 import time, warnings
+from pathlib import Path
 
 import pandas as pd
 
@@ -12,11 +13,11 @@ from ..classifier import RuleClassifier
 from ..datasets import PAPER_DATASETS, load_uci
 from ..mining import MiningWarning
 from .classification import stratified_folds
-from .harness import json_records, markdown_table, write_results
+from .harness import json_records, markdown_table, read_results, write_results
 
 # %% auto #0
-__all__ = ['METHODS', 'tree_pipeline', 'compare_folds', 'classifier_study', 'side_by_side', 'sizes_and_times',
-           'write_classifiers']
+__all__ = ['METHODS', 'MEASURES', 'tree_pipeline', 'compare_folds', 'classifier_study', 'side_by_side', 'paired_folds',
+           'write_classifiers', 'render_classifiers']
 
 # %% ../../nbs/studies/08_classifiers.ipynb #60d7e78f
 def tree_pipeline(seed: int = 0):
@@ -76,24 +77,40 @@ def classifier_study(
     return res[['dataset'] + [c for c in res.columns if c != 'dataset']]
 
 # %% ../../nbs/studies/08_classifiers.ipynb #fbe7f32e
+MEASURES = {   # what the tables compare -> (its value in this study's rows, in the classification study's folds, decimals)
+    'accuracy': (lambda r: 100 * r.accuracy, lambda d: 100 * d.accuracy, 2),   # per cent of the held-out fold
+    'size': (lambda r: r['size'], lambda d: d.list_length + 1, 1),               # rules, the default class one of them; a tree's leaves
+    'seconds': (lambda r: r.fit_s, lambda d: d.time_s, 3),                       # to mine the rules and fit the list; to fit a tree
+}
+
+# %% ../../nbs/studies/08_classifiers.ipynb #d86d6a5c
 def side_by_side(
     runs: pd.DataFrame,            # `classifier_study`'s rows
     classification: dict = None,   # the classification study's results (`read_results`), for CBA, BRL and CORELS
-) -> pd.DataFrame:                 # per table: mean accuracy (%) of each method, with the committed rule learners
-    "Mean accuracy over the folds, per table and method, beside the classification study's rule learners on aerial_nb's rules and FP-Growth's."
-    t = runs.groupby(['dataset', 'method'], sort=False).accuracy.mean().mul(100).unstack('method')
+    measure: str = 'accuracy',     # a key of `MEASURES`: 'accuracy', 'size' or 'seconds'
+) -> pd.DataFrame:                 # per table: the mean of `measure` over the folds for each method, the rule learners beside
+    "Mean `measure` over the folds, per table and method, beside the classification study's rule learners on aerial_nb's rules and FP-Growth's."
+    ours, theirs, digits = MEASURES[measure]
+    t = ours(runs).groupby([runs.dataset, runs.method], sort=False).mean().unstack('method')
     if classification:
         d = pd.DataFrame(classification['folds_detail'])
         d = d[d.miner.isin(['aerial_nb', 'FP-Growth'])]
-        other = d.groupby(['dataset', 'classifier', 'miner']).accuracy.mean().mul(100).unstack(['classifier', 'miner'])
+        other = theirs(d).groupby([d.dataset, d.classifier, d.miner]).mean().unstack(['classifier', 'miner'])
         other.columns = [f'{c} ({m})' for c, m in other.columns]
         t = t.join(other[sorted(other.columns)])
-    return t.round(2)
+    return t.round(digits)
 
-# %% ../../nbs/studies/08_classifiers.ipynb #830d7803
-def sizes_and_times(runs: pd.DataFrame) -> pd.DataFrame:
-    "Per table and method: mean model size (rules, leaves) and mean seconds of fitting."
-    return runs.groupby(['dataset', 'method'], sort=False)[['size', 'fit_s']].mean().unstack('method').round(3)
+# %% ../../nbs/studies/08_classifiers.ipynb #38fb4b85
+def paired_folds(
+    runs: pd.DataFrame,        # `classifier_study`'s rows
+    a: str = 'RuleClassifier', # the method whose accuracy comes first
+    b: str = 'DecisionTree',   # the method it is set against, on the same folds
+) -> pd.DataFrame:             # per table: a's accuracy less b's on each fold (percentage points), the mean, a's wins, ties and losses
+    "Two methods fold by fold: the difference of their accuracies on each held-out fold, and how often each was ahead."
+    acc = runs.pivot_table(index=['dataset', 'fold'], columns='method', values='accuracy')
+    diff = (100 * (acc[a] - acc[b])).unstack('fold').reindex(runs.dataset.unique())
+    diff.columns = [f'fold {k}' for k in diff.columns]
+    return diff.assign(mean=diff.mean(1), wins=(diff > 0).sum(1), ties=(diff == 0).sum(1), losses=(diff < 0).sum(1)).round(2)
 
 # %% ../../nbs/studies/08_classifiers.ipynb #81284fec
 def write_classifiers(
@@ -101,11 +118,28 @@ def write_classifiers(
     folder,               # where to write
     classification: dict = None, # the classification study's results, for the rule learners beside
     note: str = '',       # the command that made them
+    created: str = None,  # when the runs were made (default: now; `render_classifiers` keeps the saved run's)
+    machine: dict = None, # where they were made (default: this machine)
 ) -> tuple:               # paths of classifiers.json and classifiers.md
     "Save the comparison: every fold in `classifiers.json`, the tables in `classifiers.md`."
-    md = ['Mean accuracy (%) over ten stratified folds (seed 0, the classification study\'s folds); CBA, BRL and CORELS '
-          'from that study\'s committed results, on aerial_nb\'s class rules and on FP-Growth\'s:', '',
-          markdown_table(side_by_side(runs, classification)), '',
-          'Mean size (rules in the list, leaves of the tree) and seconds of fitting:', '', markdown_table(sizes_and_times(runs))]
+    table = lambda measure: markdown_table(side_by_side(runs, classification, measure))
+    md = ["Mean accuracy (%) over ten stratified folds (seed 0, the classification study's folds); CBA, BRL and CORELS "
+          "from that study's saved results, on aerial_nb's class rules and on FP-Growth's:", '', table('accuracy'), '',
+          'Mean size of the model: rules in the list, the default class one of them (a tree: its leaves):', '', table('size'), '',
+          "Mean seconds to mine the rules and fit the list (a tree: to fit it); CBA's, BRL's and CORELS' from the "
+          "classification study's run:", '', table('seconds'), '',
+          "RuleClassifier's accuracy less the decision tree's on each fold (percentage points), the mean, and "
+          "RuleClassifier's wins, ties and losses:", '', markdown_table(paired_folds(runs))]
     return write_results(folder, 'classifiers', 'Rule lists beside a decision tree', dict(runs=json_records(runs)),
-                         '\n'.join(md), note, ('scikit-learn',))
+                         '\n'.join(md), note, ('scikit-learn',), created, machine)
+
+# %% ../../nbs/studies/08_classifiers.ipynb #d0ba445c
+def render_classifiers(
+    folder,      # a folder holding classifiers.json (and classification.json, for the rule learners beside)
+    out=None,    # where to write classifiers.json and .md (default: `folder`)
+) -> tuple:      # paths of classifiers.json and classifiers.md
+    "The saved comparison written again from its json, nothing run: the same runs and header, the tables of this code."
+    folder = Path(folder)
+    done, known = read_results(folder/'classifiers.json'), folder/'classification.json'
+    return write_classifiers(pd.DataFrame(done['runs']), out or folder, read_results(known) if known.exists() else None,
+                             done['note'], done['created'], done['machine'])

@@ -17,7 +17,7 @@ from ..datasets import load_uci, PAPER_DATASETS
 from ..autoencoder import cpu_threads, train
 from ..extraction import extract_rules
 from ..bitsets import at_least, index_sets, item_bits, itemset_counts, min_count
-from ..quality import compare_with_exhaustive, coverage, defined_mean, rule_metrics, rule_set_summary, verified
+from ..quality import TAU_A, TAU_C, compare_with_exhaustive, coverage, defined_mean, rule_metrics, rule_set_summary, verified
 from .harness import (best_of, json_records, labelled, markdown_table, pyaerial_rules,
                                        transactions, write_results)
 
@@ -33,8 +33,8 @@ def run_aerial(
     X,                         # (n, D) one-hot table
     seed: int = 0,             # training seed
     max_antecedents: int = 2,  # a
-    tau_a: float = 0.5,        # antecedent similarity threshold
-    tau_c: float = 0.8,        # consequent similarity threshold
+    tau_a: float = TAU_A,    # antecedent similarity threshold
+    tau_c: float = TAU_C,    # consequent similarity threshold
     **train_options,           # passed to `train` (layers, epochs, batch_size, ...)
 ) -> tuple:                    # ante (r, a), cons (r,), seconds (training + extraction)
     "Aerial+ as the paper times it: train the autoencoder, then extract rules."
@@ -249,7 +249,7 @@ def rule_quality_study(
             rows += _study_dataset(name, X, enc, seeds, methods, max_evals, log)
     out = pd.DataFrame(rows)
     out.attrs['settings'] = dict(datasets=datasets, seeds=seeds, methods=methods, max_evals=max_evals, population=200,
-        drop_constant=drop_constant, torch_threads=1, aerial=dict(max_antecedents=2, tau_a=0.5, tau_c=0.8),
+        drop_constant=drop_constant, torch_threads=1, aerial=dict(max_antecedents=2, tau_a=TAU_A, tau_c=TAU_C),
         exhaustive=dict(max_antecedents=2, min_confidence=0.8, min_support='half of Aerial+ average support'),
         armae=dict(max_antecedents=2, likeness=0.5, rules_per_consequent='max(Aerial+ rules // D, 2)',
                    epochs=2, batch_size=128, lr=1e-2, min_support=0.005))
@@ -320,13 +320,13 @@ def antecedent_sweep(
     return pd.DataFrame(rows)
 
 # %% ../../nbs/studies/01_evaluation.ipynb #393c0555
-TAU_A_FOR_TAU_C = {'breast_cancer': 0.1, 'congressional_voting': 0.1}  # the paper's τa in the τc sweep (else 0.5)
+TAU_A_FOR_TAU_C = {'breast_cancer': 0.1, 'congressional_voting': 0.1}  # the paper's τa in the τc sweep (else `TAU_A`)
 
 # %% ../../nbs/studies/01_evaluation.ipynb #3aed1b63
 def threshold_sweep(
     datasets: list = None,                                        # UCI dataset names (default: all five)
-    tau_a=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),          # τa values (τc = 0.8)
-    tau_c=(0.5, 0.6, 0.7, 0.8, 0.9),                              # τc values (τa from `TAU_A_FOR_TAU_C`, else 0.5)
+    tau_a=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),          # τa values (τc = `TAU_C`)
+    tau_c=(0.5, 0.6, 0.7, 0.8, 0.9),                              # τc values (τa from `TAU_A_FOR_TAU_C`, else `TAU_A`)
     seed: int = 0,
     data_dir: str = None,
 ) -> pd.DataFrame:  # dataset, sweep ('tau_a' or 'tau_c'), tau_a, tau_c, rules, coverage, support, confidence
@@ -335,7 +335,7 @@ def threshold_sweep(
     for name in datasets or PAPER_DATASETS:
         enc, X = encode(load_uci(name, data_dir, drop_class=True), paper=True)
         model = train(X, enc, seed=seed, progress=False, paper=True)
-        grid = [('tau_a', ta, 0.8) for ta in tau_a] + [('tau_c', TAU_A_FOR_TAU_C.get(name, 0.5), tc) for tc in tau_c]
+        grid = [('tau_a', ta, TAU_C) for ta in tau_a] + [('tau_c', TAU_A_FOR_TAU_C.get(name, TAU_A), tc) for tc in tau_c]
         for sweep, ta, tc in grid:
             r = extract_rules(model, 2, ta, tc)
             rows.append(dict(dataset=name, sweep=sweep, tau_a=ta, tau_c=tc, **score_rules(X, r.ante, r.cons)))
