@@ -13,7 +13,8 @@ import pandas as pd
 from ..encoding import Encoder, encode
 from ..datasets import load_uci, UCI_DATASETS
 from ..bitsets import index_sets, key_jaccard, min_count, row_ids, rule_keys
-from ..quality import FLOOR, MIN_CONFIDENCE, MIN_LIFT, Checks, check_thresholds, explained, rule_metrics, verified
+from ..quality import (FLOOR, MIN_CONFIDENCE, MIN_LIFT, Checks, check_thresholds, explained, fisher_greater,
+                               rule_counts, rule_metrics, verified)
 from ..mining import MiningWarning, find_rules, mine, rule_items
 from .harness import (json_records, labelled, markdown_table, pyaerial_rules, read_results,
                                        transactions, write_results)
@@ -21,7 +22,8 @@ from .harness import (json_records, labelled, markdown_table, pyaerial_rules, re
 # %% auto #0
 __all__ = ['STRONG', 'METHODS', 'PRELOAD', 'MODES', 'ORDER', 'fim_rules', 'strong_rules', 'yardsticks', 'rules_of', 'run_mine',
            'run_fpgrowth', 'run_pyaerial', 'score', 'memory_mb', 'measure', 'serve', 'Measurer', 'trust_study',
-           'trust_table', 'trust_views', 'trust_targets', 'write_trust', 'read_trust']
+           'trust_table', 'trust_views', 'trust_targets', 'write_trust', 'read_trust', 'shuffled_strong',
+           'significance_ceiling']
 
 # %% ../../nbs/studies/02_trust.ipynb #98400449
 def fim_rules(
@@ -351,3 +353,62 @@ def write_trust(
 def read_trust(path) -> pd.DataFrame:
     "The runs of a `trust.json` file, as `trust_study` returned them (rule sets as digests)."
     return pd.DataFrame(read_results(path)['runs'])
+
+# %% ../../nbs/studies/02_trust.ipynb #a829ce86
+def shuffled_strong(
+    df: pd.DataFrame,   # the table as mined
+    target=None,        # the class column, for class rules
+    seeds: int = 5,     # shuffled copies
+) -> list:              # the strong rules of each copy
+    "How many strong rules FP-Growth finds in copies of `df` whose columns were shuffled independently (chance alone)."
+    out = []
+    for s in range(seeds):
+        rng = np.random.default_rng([s, 11])
+        copy = pd.DataFrame({c: df[c].to_numpy()[rng.permutation(len(df))] for c in df.columns})
+        enc, X = encode(copy)
+        out.append(len(strong_rules(X, enc, target)[1]))
+    return out
+
+# %% ../../nbs/studies/02_trust.ipynb #76280283
+def _tarone(p_min: np.ndarray, alpha: float) -> float:
+    ("Tarone's critical value: the largest d with d times the number of testable rules (those with p_min <= d) at "
+     "most `alpha`; d stays under the next rule's p_min, so that the count holds.")
+    p = np.sort(p_min)
+    k = np.arange(1, len(p) + 1)
+    d = np.minimum(alpha / k, np.nextafter(np.append(p[1:], np.inf), 0))   # k rules testable: d below the (k+1)-th
+    ok = p <= d
+    return float(d[ok].max()) if ok.any() else float(np.nextafter(p[0], 0)) if len(p) else float(alpha)
+
+# %% ../../nbs/studies/02_trust.ipynb #358acb0a
+def _testable(checks: Checks, nA: np.ndarray, own: np.ndarray) -> np.ndarray:
+    "The smallest p-value each rule of antecedents holding `nA` rows could reach (own: (m, D) the features they use)."
+    nC = checks.counts[None, :]
+    return fisher_greater(np.minimum(nA[:, None], nC), nA[:, None], nC, checks.n)[checks.cons_ok[None, :] & ~own]
+
+# %% ../../nbs/studies/02_trust.ipynb #0ffcc6db
+def significance_ceiling(
+    df: pd.DataFrame,   # the table as mined
+    target=None,        # the class column, for class rules
+) -> float:             # the share of strong rules that could be explained
+    ("The most strong recall any family-wise test at the default error could allow: a strong rule counts when it, or "
+     "a rule inside it that passes the thresholds and holds the floor, passes Tarone's critical value of its length "
+     "(each length given half the error, as the default's search-space correction does).")
+    enc, X = encode(df)
+    ante_ok, cons_ok = rule_items(enc, target=target) if target else (None, None)
+    ch = Checks(X, enc, 2, ante_ok, cons_ok)
+    one = np.flatnonzero(ch.ante_ok & (ch.counts >= ch.floor))[:, None]
+    pairs = np.column_stack(np.triu_indices(len(ch.fo), 1))
+    nP = (X.astype(np.float32).T @ X.astype(np.float32))[pairs[:, 0], pairs[:, 1]].astype(np.int64)
+    held = ch.ante_ok[pairs].all(1) & (ch.fo[pairs[:, 0]] != ch.fo[pairs[:, 1]]) & (nP >= ch.floor)
+    own = lambda sets: (ch.fo[sets][:, :, None] == ch.fo[None, None, :]).any(1)     # (m, D): a feature of the set
+    crit = [_tarone(_testable(ch, ch.counts[one[:, 0]], own(one)), ch.th['alpha'] / 2),
+            _tarone(_testable(ch, nP[held], own(pairs[held])), ch.th['alpha'] / 2)]
+    ante, cons = strong_rules(X, enc, target)
+    L, ok = (ante >= 0).sum(1), np.zeros(len(cons), bool)
+    for k in (1, 2):                                                # the rule itself passes
+        nA, nC, nAC = rule_counts(X, ante[L == k, :k], cons[L == k])
+        ok[L == k] = fisher_greater(nAC, nA, nC, ch.n) <= crit[k - 1]
+    for col in (0, 1):                                              # or a one-item rule inside it does
+        nA, nC, nAC = rule_counts(X, ante[L == 2, col:col + 1], cons[L == 2])
+        ok[L == 2] |= ch.thresholds(nA, nAC, nC) & (nA >= ch.floor) & (fisher_greater(nAC, nA, nC, ch.n) <= crit[0])
+    return float(ok.mean()) if len(ok) else np.nan
