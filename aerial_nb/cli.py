@@ -79,11 +79,11 @@ TYPES = {   # how a library parameter reads on the command line (argparse keywor
     **dict.fromkeys(['alpha', 'productive', 'margin'], dict(type=_rate)),
     **dict.fromkeys(['min_lift', 'budget'], dict(type=_positive)),
     **dict.fromkeys(['tau_a', 'tau_c', 'tau_i'], dict(type=_fraction)),
-    'method': dict(choices=METHODS), 'functional': dict(choices=('mark', 'drop')),
+    'method': dict(choices=METHODS), **dict.fromkeys(['functional', 'certain'], dict(choices=('mark', 'drop'))),
     'binning': dict(choices=('quantile', 'uniform')), 'missing': dict(choices=('absent', 'item')),
     'bins': dict(type=_bins), 'paper': dict(action='store_true'), 'na_values': dict(nargs='*', metavar='TEXT'),
-    **dict.fromkeys(['target', 'drop', 'presence', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
-    **dict.fromkeys(['antecedents', 'consequents', 'items'], dict(nargs='+', metavar='ITEM')),
+    **dict.fromkeys(['target', 'drop', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
+    'presence': dict(nargs='*', metavar='COL'), **dict.fromkeys(['antecedents', 'consequents', 'items'], dict(nargs='+', metavar='ITEM')),
 }
 
 # %% ../nbs/12_cli.ipynb #2e285190
@@ -108,12 +108,13 @@ def add_options(
 
 # %% ../nbs/12_cli.ipynb #d932280e
 def typed(args, names: list) -> dict:
-    "The options among `names` the user gave (those `add_options` offered are absent otherwise), by name."
-    return {k: getattr(args, k) for k in names if k in args}
+    "The options among `names` the user gave (those `add_options` offered are absent otherwise), by name; `--presence` alone: True."
+    return {k: True if k == 'presence' and getattr(args, k) == [] else getattr(args, k) for k in names if k in args}
 
 # %% ../nbs/12_cli.ipynb #87fb0874
-MINE = ['max_antecedents', 'method', 'target', 'antecedents', 'consequents', 'top_k', 'by', 'functional', 'paper', 'tau_a',
-        'tau_c', 'drop', 'presence', 'sample_rows', 'seed', 'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
+MINE = ['max_antecedents', 'method', 'target', 'antecedents', 'consequents', 'top_k', 'by', 'functional', 'certain', 'paper',
+        'tau_a', 'tau_c', 'drop', 'presence', 'sample_rows', 'seed', 'budget', 'device', 'layers', 'epochs', 'steps',
+        'batch_size', 'models']
 ITEMSETS = ['max_length', 'min_support', 'items', 'method', 'paper', 'tau_i', 'drop', 'presence', 'sample_rows', 'seed',
             'budget', 'device', 'layers', 'epochs', 'steps', 'batch_size', 'models']
 THRESHOLDS = list(inspect.signature(check_thresholds).parameters)

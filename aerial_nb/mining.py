@@ -16,14 +16,14 @@ from fastcore.meta import delegates
 from statistics import NormalDist
 from tqdm import tqdm
 
-from .encoding import (Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
+from .encoding import (OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
                                 is_transactions, transactions)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
                                data_bits, fisher_greater, itemset_frame, rule_counts, rule_set_summary, rule_text)
-from .streaming import SAMPLE_ROWS, Scan, open_table, peak_memory_mb, scan_table
+from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
@@ -984,6 +984,16 @@ def _paper_only(paper: bool, **taus):
                          'data (min_confidence, min_lift, min_support)')
     check_tau(**taus)
 
+# %% ../nbs/08_mining.ipynb #6884d7a0
+def _all_zero_one(source: Source) -> Source:
+    ("A file's presence columns when every 0/1 column is asked for (`presence=True`): those whose cells in the first "
+     "batch are all 0/1 or true/false (or missing); a later cell of another value is refused by name as it is read.")
+    first = next(source.batches(), None)
+    flag = lambda s: s.notna().any() and s.dropna().astype(str).str.lower().isin(ON + OFF).all()
+    cols = [] if first is None else [c for c in first.columns if flag(first[c])]
+    if not cols: raise ValueError(f'presence=True: no column of {source.name} holds only 0/1 (or true/false)')
+    return dataclasses.replace(source, presence=tuple(cols))
+
 # %% ../nbs/08_mining.ipynb #0a421289
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
           client, check, presence=None) -> Scan:
@@ -992,7 +1002,9 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
         if isinstance(data, pd.DataFrame): data = transactions(data, presence=presence)
-        elif presence is True: raise ValueError('presence=True (every 0/1 column) needs a DataFrame; name the columns of a file')
+        elif presence is True and client is not None: raise ValueError('presence=True (every 0/1 column) reads a file on '
+                                                                      'this machine; name the columns for a cluster')
+        elif presence is True: data = _all_zero_one(open_table(data, data_dir, na_values))
         elif client is not None: remote = tuple(check_names(presence, 'presence'))   # read where the rows are
         else: data = dataclasses.replace(open_table(data, data_dir, na_values), presence=tuple(check_names(presence, 'presence')))
     if client is None:
@@ -1026,7 +1038,7 @@ def mine(
     tau_c: float = None,          # paper: consequent similarity threshold (default `TAU_C`, 0.8)
     drop: list = None,            # columns to leave out
     presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values
-                                  # (True: every 0/1 column of a DataFrame)
+                                  # (True: every 0/1 column; of a file, by its first rows)
     encoder_options: dict = None, # `Encoder.fit`'s options: bins, categorical, numeric, missing, max_categories, ...
     sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
     seed: int = 0,                # seeds the training sample and training (same seed, same rules)
