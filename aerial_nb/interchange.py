@@ -59,6 +59,8 @@ def read_arules(
     "Rules written by arules (or `to_arules`) read back: `{a,b} => {c}` split into frozensets of item names."
     text = source if isinstance(source, str) and '\n' in source else Path(source).read_text()   # text, or a file's name
     df = pd.read_csv(io.StringIO(text))
+    if not isinstance(df.index, pd.RangeIndex):                      # pandas took the first fields as an index
+        raise ValueError(f'rows have more fields than the header {list(df.columns)}: not a table of rules')
     if 'rules' not in df: raise ValueError("not arules' rules: no column 'rules'")
     parts = df.pop('rules').str.split(' => ', regex=False)
     bad = parts.map(len) != 2
