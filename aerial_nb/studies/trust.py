@@ -392,17 +392,17 @@ def significance_ceiling(
 ) -> float:             # the share of strong rules that could be explained
     ("The most strong recall any family-wise test at the default error could allow: a strong rule counts when it, or "
      "a rule inside it that passes the thresholds and holds the floor, passes Tarone's critical value of its length "
-     "(each length given half the error, as the default's search-space correction does).")
+     "(the error split over the lengths, as the default's search-space correction splits it).")
     enc, X = encode(df)
     ante_ok, cons_ok = rule_items(enc, target=target) if target else (None, None)
-    ch = Checks(X, enc, 2, ante_ok, cons_ok)
+    ch = Checks(X, enc, STRONG['max_antecedents'], ante_ok, cons_ok)
     one = np.flatnonzero(ch.ante_ok & (ch.counts >= ch.floor))[:, None]
     pairs = np.column_stack(np.triu_indices(len(ch.fo), 1))
     nP = (X.astype(np.float32).T @ X.astype(np.float32))[pairs[:, 0], pairs[:, 1]].astype(np.int64)
     held = ch.ante_ok[pairs].all(1) & (ch.fo[pairs[:, 0]] != ch.fo[pairs[:, 1]]) & (nP >= ch.floor)
     own = lambda sets: (ch.fo[sets][:, :, None] == ch.fo[None, None, :]).any(1)     # (m, D): a feature of the set
-    crit = [_tarone(_testable(ch, ch.counts[one[:, 0]], own(one)), ch.th['alpha'] / 2),
-            _tarone(_testable(ch, nP[held], own(pairs[held])), ch.th['alpha'] / 2)]
+    crit = [_tarone(_testable(ch, ch.counts[one[:, 0]], own(one)), ch.th['alpha'] / ch.depth),
+            _tarone(_testable(ch, nP[held], own(pairs[held])), ch.th['alpha'] / ch.depth)]
     ante, cons = strong_rules(X, enc, target)
     L, ok = (ante >= 0).sum(1), np.zeros(len(cons), bool)
     for k in (1, 2):                                                # the rule itself passes
