@@ -29,12 +29,12 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING',
-           'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
-           'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
-           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional', 'answers',
-           'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets', 'verified_itemsets',
-           'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+           'STRUCTURE', 'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS',
+           'FALLING', 'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path',
+           'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary',
+           'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional',
+           'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
+           'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -190,6 +190,7 @@ def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
 # %% ../nbs/08_mining.ipynb #8a3ea7bc
 PROBES, CALIBRATION_ROWS = 256, 1 << 16    # antecedents of each length the stop asks about; rows they are counted on
 PATIENCE, TOLERANCE = 2, 0.02              # training has converged when `PATIENCE` checks improve less than `TOLERANCE`
+STRUCTURE = 0.1                            # an exact frequency this far from its marginal (and 4 sd) is structure
 
 # %% ../nbs/08_mining.ipynb #e3395d98
 class Calibration:
@@ -210,17 +211,20 @@ class Calibration:
         self.enc, self.fo = enc, np.asarray(enc.feature_of)
         ante_ok = np.ones(enc.n_items, bool) if ante_ok is None else np.asarray(ante_ok, bool)
         least = max(1, math.ceil(floor * len(codes)))
-        self.sets, self.targets = [], []
+        marg = item_counts(bits) / len(codes)                  # each item's share of the rows
+        self.sets, self.targets, self.structure = [], [], []
         for L in range(1, depth + 1):
             cand = _probe_sets(codes, enc, L, ante_ok, rng, probes)
             if len(cand): cand = cand[itemset_counts(bits, cand) >= least]
             if len(cand) > probes: cand = cand[np.sort(rng.choice(len(cand), probes, replace=False))]
-            t = None
+            t = s = None
             if len(cand):
-                t = np.concatenate([N for _, N in cooccurrence(bits, cand)]) / itemset_counts(bits, cand)[:, None]
+                nA = itemset_counts(bits, cand)[:, None]
+                t = np.concatenate([N for _, N in cooccurrence(bits, cand)]) / nA
                 t[_own(self.fo, cand)] = np.nan                   # an antecedent's own features are not asked about
-            self.sets.append(cand); self.targets.append(t)
-        self.history, self.best, self.waiting, self.postfix = [], np.inf, 0, {}
+                s = np.abs(np.nan_to_num(t, nan=marg) - marg) >= np.maximum(STRUCTURE, 4 * np.sqrt(marg * (1 - marg) / nA))
+            self.sets.append(cand); self.targets.append(t); self.structure.append(s)
+        self.history, self.best, self.best_structure, self.waiting, self.postfix = [], np.inf, np.inf, 0, {}
     def __repr__(self):
         return f'Calibration({[len(s) for s in self.sets]} probe antecedents by length, {len(self.history)} checks)'
 
@@ -245,10 +249,10 @@ def errors(self: Calibration, model: Model) -> list:
 
 # %% ../nbs/08_mining.ipynb #6dc4d923
 @patch
-def distance(self: Calibration, model: Model) -> float:
+def distance(self: Calibration, model: Model, errors: list = None) -> float:
     "Mean total-variation distance between the model's and the exact distribution of a feature given an antecedent."
     k, tv = len(self.enc), []
-    for e in self.errors(model):
+    for e in self.errors(model) if errors is None else errors:
         if e is None: continue
         per = np.zeros((len(e), k))
         np.add.at(per.T, self.fo, np.nan_to_num(np.abs(e)).T)                  # sum |p - t| over each feature's items
@@ -256,15 +260,25 @@ def distance(self: Calibration, model: Model) -> float:
         tv.append(per[asked] / 2)
     return float(np.concatenate(tv).mean()) if tv else 0.0
 
+@patch
+def structure_error(self: Calibration, model: Model, errors: list = None) -> float:
+    "Mean |model - exact| over the probe answers that differ from the marginals by `STRUCTURE` and 4 sd (nan: none do)."
+    got = [np.abs(e[s]) for e, s in zip(self.errors(model) if errors is None else errors, self.structure)
+           if e is not None and s.any()]
+    return float(np.concatenate(got).mean()) if got else float('nan')
+
 # %% ../nbs/08_mining.ipynb #64070dc6
 @patch
 def __call__(self: Calibration, model: Model):
-    "Training's stop: 'converged' once the distance has improved by less than `TOLERANCE` in `PATIENCE` checks."
-    d = self.distance(model)
+    ("Training's stop: 'converged' once neither the distance nor the error on the table's structure has improved by "
+     "`TOLERANCE` in `PATIENCE` checks.")
+    errors = self.errors(model)
+    d, s = self.distance(model, errors), self.structure_error(model, errors)
     self.history.append(d)
-    if d < self.best * (1 - TOLERANCE): self.best, self.waiting = d, 0
-    else: self.waiting += 1
-    self.postfix = dict(distance=f'{d:.4f}')
+    better = d < self.best * (1 - TOLERANCE) or s < self.best_structure * (1 - TOLERANCE)   # False for a nan
+    self.best, self.best_structure = min(self.best, d), min(self.best_structure, s) if s == s else self.best_structure
+    self.waiting = 0 if better else self.waiting + 1
+    self.postfix = dict(distance=f'{d:.4f}', **({'structure': f'{s:.4f}'} if s == s else {}))
     return 'converged' if self.waiting >= PATIENCE else None
 
 # %% ../nbs/08_mining.ipynb #682091fc
@@ -354,6 +368,7 @@ class LengthReport:
     candidates: int       # (antecedent, consequent) pairs counted exactly
     seconds: float = 0.0  # the time it took
     below_floor: int = 0  # antecedents under the floor (from half of it) left uncounted (see `mine_levels`)
+    gate: float = None    # the model path's gate: how far under the thresholds a proposal's output may fall
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
@@ -407,7 +422,8 @@ def mine_levels(
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
-        paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below))
+        paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below,
+                                 margins[L - 1] if path == 'model' else None))
         below, skipped = skipped, 0
         if not last:
             if path == 'model': keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets); nxt, nxt_n = nxt[keep], nxt_n[keep]
@@ -1117,6 +1133,7 @@ def text(self: Summary,
                      + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]
     lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted"
               + (f"; {p['below_floor']:,} antecedents under the floor not counted" if p.get('below_floor') else '')
+              + (f"; gate {p['gate']:.2f} under the thresholds" if p.get('gate') is not None else '')
               for p in s.paths]
     removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
     if removed: lines.append(f'removed by the checks: {removed}')

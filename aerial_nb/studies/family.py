@@ -154,6 +154,7 @@ def family_run(
             exact=sc['exact'] if exact_status == 'ok' else nan,
             exact_recall=sc['exact_recall'] if ok and exact_status == 'ok' else nan,
             stop=s.get('stop'), steps=s.get('steps'), paths='/'.join(p['path'] for p in s.get('paths', [])),
+            gate=max((p['gate'] for p in s.get('paths', []) if p.get('gate') is not None), default=nan),
             seconds=secs, train_s=s.get('train_s'), pyfim=fim_status, pyfim_s=fim_s, exact_set=exact_status,
             exact_s=exact_s, gen_s=gen_s))
     return out
