@@ -29,11 +29,11 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'STRUCTURE', 'GATE_SLACK', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS',
-           'FALLING', 'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path',
-           'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary',
-           'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional',
-           'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
+           'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
+           'SHORT_STEPS', 'FALLING', 'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level',
+           'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning',
+           'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional',
+           'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
            'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
@@ -209,7 +209,7 @@ class Calibration:
         if len(codes) > rows: codes = codes[np.sort(rng.choice(len(codes), rows, replace=False))]
         bits = BitTable([(code_bits(codes, enc.sizes), len(codes))], enc.n_items)
         self.enc, self.fo = enc, np.asarray(enc.feature_of)
-        ante_ok = np.ones(enc.n_items, bool) if ante_ok is None else np.asarray(ante_ok, bool)
+        self.ante_ok = ante_ok = np.ones(enc.n_items, bool) if ante_ok is None else np.asarray(ante_ok, bool)
         least = max(1, math.ceil(floor * len(codes)))
         marg = item_counts(bits) / len(codes)                  # each item's share of the rows
         self.sets, self.targets, self.structure = [], [], []
@@ -283,6 +283,7 @@ def __call__(self: Calibration, model: Model):
 
 # %% ../nbs/08_mining.ipynb #682091fc
 GATE_SLACK = 0.05   # the gate opens this much wider than the model's worst under-estimate on the probes
+GATE_PROBES = 4 * PROBES   # the gate is measured once, after training, on this many fresh probes of each length
 
 # %% ../nbs/08_mining.ipynb #055e8465
 @patch
@@ -646,7 +647,9 @@ class Trainer:
                                    **{'observe': self.checks.depth, 'progress': False, **self.options})
                 self.train_s = time.perf_counter() - t0
             if not cal.history: cal.history.append(cal.distance(self.model))
-            self.margins = cal.margins(self.model, self.checks.th['min_confidence'] / 2)
+            gate = Calibration(codes, self.enc, self.checks.depth, self.checks.th['floor'], cal.ante_ok, self.seed + 1,
+                               GATE_PROBES)                             # fresh probes, more of them: see the text
+            self.margins = gate.margins(self.model, self.checks.th['min_confidence'] / 2)
         return self.model, self.margins
 
 # %% ../nbs/08_mining.ipynb #353aaff3
