@@ -164,6 +164,7 @@ ROWS = (10**3, 10**4, 10**5, 10**6)
 GRID = [                       # (kind, parameters): the fixed grid, seed 0
     ('copies', dict(n_groups=3, n_copies=2, k=(2, 10), n_noise=30)),
     ('copies', dict(n_groups=2, n_copies=3, k=30, skew=1.2, n_noise=30)),
+    ('copies', dict(n_groups=3, n_copies=2, k=(2, 6), skew=0.0, strength=(0.9, 0.98), n_noise=30)),
     ('chains', dict(n_chains=2, k=(2, 5), n_noise=30)),
     ('chains', dict(n_chains=3, k=8, s1=0.95, s2=0.95, n_noise=30)),
     ('conjunction', dict(n_conj=2, n_noise=30)),
