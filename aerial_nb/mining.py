@@ -215,11 +215,13 @@ class Calibration:
         self.sets, self.targets, self.structure = [], [], []
         for L in range(1, depth + 1):
             cand = _probe_sets(codes, enc, L, ante_ok, rng, probes)
-            if len(cand): cand = cand[itemset_counts(bits, cand) >= least]
-            if len(cand) > probes: cand = cand[np.sort(rng.choice(len(cand), probes, replace=False))]
+            nA = itemset_counts(bits, cand) if len(cand) else np.zeros(0, np.int64)
+            cand, nA = cand[nA >= least], nA[nA >= least]
+            if len(cand) > probes:
+                pick = np.sort(rng.choice(len(cand), probes, replace=False)); cand, nA = cand[pick], nA[pick]
             t = s = None
             if len(cand):
-                nA = itemset_counts(bits, cand)[:, None]
+                nA = nA[:, None]
                 t = np.concatenate([N for _, N in cooccurrence(bits, cand)]) / nA
                 t[_own(self.fo, cand)] = np.nan                   # an antecedent's own features are not asked about
                 s = np.abs(np.nan_to_num(t, nan=marg) - marg) >= np.maximum(STRUCTURE, 4 * np.sqrt(marg * (1 - marg) / nA))
@@ -276,7 +278,7 @@ def __call__(self: Calibration, model: Model):
     d, s = self.distance(model, errors), self.structure_error(model, errors)
     self.history.append(d)
     better = d < self.best * (1 - TOLERANCE) or s < self.best_structure * (1 - TOLERANCE)   # False for a nan
-    self.best, self.best_structure = min(self.best, d), min(self.best_structure, s) if s == s else self.best_structure
+    self.best, self.best_structure = min(self.best, d), float(np.fmin(self.best_structure, s))  # fmin: a nan leaves it
     self.waiting = 0 if better else self.waiting + 1
     self.postfix = dict(distance=f'{d:.4f}', **({'structure': f'{s:.4f}'} if s == s else {}))
     return 'converged' if self.waiting >= PATIENCE else None
