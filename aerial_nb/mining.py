@@ -515,21 +515,31 @@ def _up(x: float) -> float:
 # %% ../nbs/08_mining.ipynb #b11570f4
 def _loosen(
     checks: Checks,        # the table and its checks
-    a: int, c: int,        # the rule a -> c
-    nA: int, nAC: int,     # its exact counts
-    p: float,              # its p-value (Fisher's exact test)
-) -> dict:
-    ("The thresholds that, changed together, let the rule a -> c pass (each set to the rule's own value), verified by "
-     "counting it again ({} if none found).")
-    n, nC, th, change = checks.n, int(checks.counts[c]), checks.th, {}
-    if not nAC or checks.dominant[[a, c]].any(): return {}            # near-constant items stay out
-    if nAC < checks.need: change['min_support'] = _down(nAC / n)
-    if not at_least([nAC], [nA], th['min_confidence'], 'min_confidence')[0]: change['min_confidence'] = _down(nAC / nA)
-    if not at_least([n * nAC], [nA * nC], th['min_lift'], 'min_lift', high=np.inf)[0]:
-        change['min_lift'] = _down(n * nAC / (nA * nC))
-    if nA < checks.floor: change['floor'] = _down(nA / n)
-    if p > checks.alphas[0]: change['alpha'] = min(1.0, _up(p * checks.depth * checks.spaces[0] * 1.001))
-    return change if checks.relaxed(**change).passes([[a]], [c])[0] else {}
+    a, c,                  # (r,) the rules a -> c
+    nA, nAC,               # (r,) their exact counts
+    p,                     # (r,) their p-values (Fisher's exact test)
+) -> list:                 # a dict per rule
+    ("The thresholds that, changed together, let each rule a -> c pass (each set to the rule's own value; `alpha=0`, "
+     "no test, when no level would do), verified by counting the rules again, one count per distinct change "
+     "({} where none is found).")
+    n, th, changes = checks.n, checks.th, []
+    for a_, c_, nA_, nAC_, p_ in zip(a, c, nA, nAC, p):
+        change, nC = {}, int(checks.counts[c_])
+        if nAC_ < checks.need: change['min_support'] = _down(nAC_ / n)
+        if not at_least([nAC_], [nA_], th['min_confidence'], 'min_confidence')[0]: change['min_confidence'] = _down(nAC_ / nA_)
+        if not at_least([n * nAC_], [nA_ * nC], th['min_lift'], 'min_lift', high=np.inf)[0]:
+            change['min_lift'] = _down(n * nAC_ / (nA_ * nC))
+        if nA_ < checks.floor: change['floor'] = _down(nA_ / n)
+        if p_ > checks.alphas[0]:
+            level = _up(p_ * checks.depth * checks.spaces[0] * 1.001)
+            change['alpha'] = level if level < 1 else 0     # a level of 1 or more: only no test lets it pass
+        changes.append(change if nAC_ and not checks.dominant[[a_, c_]].any() else None)   # near-constant items stay out
+    out = [{} for _ in changes]
+    for key in dict.fromkeys(tuple(ch.items()) for ch in changes if ch is not None):   # each change built in one order
+        rows = [i for i, ch in enumerate(changes) if ch is not None and tuple(ch.items()) == key]
+        ok = checks.relaxed(**dict(key)).passes(np.asarray(a)[rows, None], np.asarray(c)[rows])
+        for i in np.asarray(rows)[ok]: out[i] = dict(key)
+    return out
 
 # %% ../nbs/08_mining.ipynb #5a69d259
 def near_misses(
@@ -539,7 +549,7 @@ def near_misses(
     memory_mb: float = 256,
 ) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, and the thresholds that would let it pass
     ("The one-item rules closest to passing (highest confidence among the items that raise a consequent), each with "
-     "the thresholds that would let it pass, found by counting it again.")
+     "the thresholds that would let it pass, verified by counting it again.")
     sets = np.flatnonzero(checks.ante_ok)[:, None]
     best = []
     for s0, N in cooccurrence(checks.bits, sets, memory_mb=memory_mb):
@@ -547,15 +557,15 @@ def near_misses(
         conf = np.where(_own(checks.fo, sets[s0:s0 + len(N)]) | ~checks.cons_ok | (checks.n * N <= nA * checks.counts),
                         -1.0, N / np.maximum(nA, 1))                         # items that raise the consequent
         r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
-        best += [(conf[i, j], sets[s0 + i, 0], j) for i, j in zip(r, c) if conf[i, j] > 0]
+        best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c) if conf[i, j] > 0]
     best = sorted(best, key=lambda b: -b[0])[:top]
     if not best: return pd.DataFrame(columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
-    a, c = (np.array([b[k] for b in best], np.int64) for k in (1, 2))
-    nA, nC, nAC = rule_counts(checks.bits, a[:, None], c, checks.n)                  # counted again, all at once
+    a, c, nAC = (np.array([b[k] for b in best], np.int64) for k in (1, 2, 3))
+    nA, nC = checks.counts[a], checks.counts[c]
     p = fisher_greater(nAC, nA, nC, checks.n)
     rows = [dict(rule=f'{enc.items[a[i]]} -> {enc.items[c[i]]}', support=nAC[i] / checks.n, confidence=best[i][0],
-                 lift=checks.n * nAC[i] / (nA[i] * nC[i]), p_value=float(p[i]),
-                 would_pass=_loosen(checks, a[i], c[i], int(nA[i]), int(nAC[i]), float(p[i]))) for i in range(len(best))]
+                 lift=checks.n * nAC[i] / (nA[i] * nC[i]), p_value=float(p[i]), would_pass=w)
+            for i, w in enumerate(_loosen(checks, a, c, nA, nAC, p))]
     return pd.DataFrame(rows, columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
 
 # %% ../nbs/08_mining.ipynb #8d91e61e
