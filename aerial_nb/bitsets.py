@@ -395,7 +395,8 @@ def row_ids(
     rows = np.asarray(rows, np.int64)
     if rows.ndim != 2: raise ValueError(f'rows must be a 2-D array, got shape {rows.shape}')
     base = int(rows.max(initial=-1)) + 2
-    if not len(rows) or base ** rows.shape[1] >= 2**63:              # too wide for one int64: number the distinct rows
+    if not len(rows): return np.zeros(0, np.int64)
+    if base ** rows.shape[1] >= 2**63:                               # too wide for one int64: number the distinct rows
         return np.unique(rows, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
     return (rows + 1) @ base ** np.arange(rows.shape[1], dtype=np.int64)
 

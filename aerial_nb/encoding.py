@@ -398,10 +398,10 @@ def _check_table(df: pd.DataFrame, what: str = 'table', name: str = 'df'):
     if not isinstance(df, pd.DataFrame): raise TypeError(f'{name} must be a pandas DataFrame, got {_shown(df)}')
     if df.shape[1] == 0: raise ValueError(f'the {what} has no columns')
     if df.shape[0] == 0: raise ValueError(f'the {what} has no rows')
-    dup = df.columns[df.columns.duplicated()]
-    if len(dup): raise ValueError(f'the {what} has duplicate column names: {sorted(set(map(str, dup)))}')
-    text = pd.Index(map(str, df.columns))
-    if text.has_duplicates:                                   # 0 and '0': features are named by text
+    if not df.columns.is_unique:
+        raise ValueError(f'the {what} has duplicate column names: {sorted(set(map(str, df.columns[df.columns.duplicated()])))}')
+    if len(set(map(str, df.columns))) < df.shape[1]:
+        text = pd.Index(map(str, df.columns))                                   # 0 and '0': features are named by text
         same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
         raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 

@@ -542,11 +542,14 @@ def _loosen(
     return out
 
 # %% ../nbs/08_mining.ipynb #5a69d259
+_NEAR = ('rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass')   # a near miss's columns
+
 def near_misses(
     checks: Checks,     # the table and its checks
     enc: Encoder,       # its encoder
     top: int = 3,       # how many to show
     memory_mb: float = 256,
+    frame: bool = True,  # a DataFrame (False: a list of dicts, for a message)
 ) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, and the thresholds that would let it pass
     ("The one-item rules closest to passing (highest confidence among the items that raise a consequent), each with "
      "the thresholds that would let it pass, verified by counting it again.")
@@ -559,14 +562,14 @@ def near_misses(
         r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
         best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c) if conf[i, j] > 0]
     best = sorted(best, key=lambda b: -b[0])[:top]
-    if not best: return pd.DataFrame(columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
+    if not best: return pd.DataFrame(columns=list(_NEAR)) if frame else []
     a, c, nAC = (np.array([b[k] for b in best], np.int64) for k in (1, 2, 3))
     nA, nC = checks.counts[a], checks.counts[c]
     p = fisher_greater(nAC, nA, nC, checks.n)
     rows = [dict(rule=f'{enc.items[a[i]]} -> {enc.items[c[i]]}', support=nAC[i] / checks.n, confidence=best[i][0],
                  lift=checks.n * nAC[i] / (nA[i] * nC[i]), p_value=float(p[i]), would_pass=w)
             for i, w in enumerate(_loosen(checks, a, c, nA, nAC, p))]
-    return pd.DataFrame(rows, columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
+    return pd.DataFrame(rows, columns=list(_NEAR)) if frame else rows
 
 # %% ../nbs/08_mining.ipynb #8d91e61e
 def missed_rules(
@@ -607,12 +610,12 @@ def diagnose(
     under = [f'{p.below_floor} of length {p.length}' for p in paths if p.below_floor]
     if under: text += f"; antecedents under the floor ({checks.th['floor']}) left uncounted: {', '.join(under)}"
     if len(checks.ante_ok) * len(checks.ante_ok) * checks.n <= 2 * budget:
-        near = near_misses(checks, enc, 3)
+        near = near_misses(checks, enc, 3, frame=False)
         if len(near):
             text += '; closest: ' + '; '.join(
-                f"{r.rule} (support {r.support:.3f}, confidence {r.confidence:.3f}, lift {r.lift:.3f}, p {r.p_value:.2g}"
-                + ('; ' + ', '.join(f'{k}={v}' for k, v in r.would_pass.items()) + ' would return it)'
-                   if r.would_pass else ')') for r in near.itertuples())
+                f"{r['rule']} (support {r['support']:.3f}, confidence {r['confidence']:.3f}, lift {r['lift']:.3f}, "
+                f"p {r['p_value']:.2g}" + ('; ' + ', '.join(f'{k}={v}' for k, v in r['would_pass'].items())
+                                         + ' would return it)' if r['would_pass'] else ')') for r in near)
         else: text += '; no item raises any other'
     return text, NoRulesWarning
 
@@ -1115,7 +1118,8 @@ def mine(
                                           tau_a, tau_c, seed, device, progress, budget, keep_model, **kwargs)
     for w in caught: warnings.warn(w.message, w.category, stacklevel=2)    # at the caller's line
     out = rules.to_frame(s.bits)
-    if isinstance(data, pd.DataFrame) and presence is None and 'functional' in out and not is_transactions(data):
+    raw = isinstance(data, pd.DataFrame) and presence is None and not is_transactions(data)
+    if len(out) and raw and 'functional' in out:
         out['functional'] |= raw_functional(data, s.encoder, rules.ante, rules.cons)   # finer than the bins
     cut = {k: out[k].to_numpy() for k, v in dict(functional=functional, certain=certain).items() if v == 'drop' and k in out}
     rows = np.flatnonzero(~np.logical_or.reduce([*cut.values(), np.zeros(len(out), bool)]))

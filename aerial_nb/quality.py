@@ -56,6 +56,7 @@ def _metrics(nA: np.ndarray, nC: np.ndarray, nAC: np.ndarray, n: int) -> dict:
 # %% ../nbs/05_quality.ipynb #ec6b67dd
 def _rule_counts(bits, ante, cons, n_rows, chunk=None) -> tuple:
     "nA, nC, nAC per rule and the number of rows matched by any antecedent (summed over the blocks of a `BitTable`)."
+    if not len(cons): return *(np.zeros(0, np.int64) for _ in range(3)), 0        # no rule: no row matched
     if isinstance(bits, BitTable): return bits.total(_rule_counts, ante, cons, chunk=chunk)
     # rules that share an antecedent share its rows
     _, first, inv = np.unique(row_ids(ante), return_index=True, return_inverse=True)
