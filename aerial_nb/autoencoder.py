@@ -18,7 +18,7 @@ from .encoding import Encoder, check_flag
 from .quality import check_training
 
 # %% auto #0
-__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS',
+__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS', 'MIN_SHOWS',
            'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble', 'Model',
            'masked_rows', 'training_budget', 'usable_device', 'train']
 
@@ -333,8 +333,13 @@ class _Member:
 SHOWS = 1000              # training shows each feature about this many times before it stops on its budget ...
 TRAIN_BUDGET = 10**13     # ... or takes this many multiply-adds (a few minutes on two cores), whichever comes first
 MIN_STEPS = 1000          # the budget is never below this many steps
+MIN_SHOWS = 100           # `until` is asked only once training has shown each feature about this many times
 
 # %% ../nbs/06_network.ipynb #2c29e849
+def _shown_after(encoder: Encoder, batch_size: int, observe: int, shows: int) -> int:
+    "The steps after which each feature has been shown about `shows` times (a row shows observe / 2 features on average)."
+    return math.ceil(2 * shows * len(encoder) / (batch_size * max(observe, 1)))
+
 def training_budget(
     encoder: Encoder,       # the table's encoder
     batch_size: int = 128,  # rows per step
@@ -342,7 +347,7 @@ def training_budget(
     observe: int = 2,       # the features a training row shows, at most
 ) -> int:                   # the most gradient steps training for verified rules takes
     "The length training stops at if nothing stops it earlier: it grows with the features, within a compute budget."
-    shows = math.ceil(2 * SHOWS * len(encoder) / (batch_size * max(observe, 1)))
+    shows = _shown_after(encoder, batch_size, observe, SHOWS)
     compute = TRAIN_BUDGET // (6 * batch_size * encoder.n_items * hidden)
     return int(max(MIN_STEPS, min(shows, compute)))
 
@@ -372,14 +377,14 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
                for i in range(s['models'])]
     bar = tqdm(total=s['steps'], desc='training', unit='step', disable=not progress, leave=False)
     cycle = CYCLE * -(-encoder.n_items // CYCLE_ITEMS)
-    history = []
+    history, least = [], _shown_after(encoder, min(s['batch_size'], len(codes)), s['observe'], MIN_SHOWS)
     with bar, cpu_threads(min(s['batch_size'], len(codes)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
         while True:
             steps = min(cycle, s['steps'] - len(history))
             history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
             nets = [m.net.eval() for m in members]
             model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))
-            stop = until(model) if until is not None else None
+            stop = until(model) if until is not None and len(history) >= least else None   # see `MIN_SHOWS`
             bar.set_postfix(loss=f'{np.mean(history[-steps:]):.4f}', **getattr(until, 'postfix', {}))
             if stop or len(history) >= s['steps']:
                 model.stop = (stop if isinstance(stop, str) else 'until' if stop else

@@ -550,7 +550,7 @@ def near_misses(
     top: int = 3,       # how many to show
     memory_mb: float = 256,
     frame: bool = True,  # a DataFrame (False: a list of dicts, for a message)
-) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, and the thresholds that would let it pass
+) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, the thresholds that would let it pass (or records)
     ("The one-item rules closest to passing (highest confidence among the items that raise a consequent), each with "
      "the thresholds that would let it pass, verified by counting it again.")
     sets = np.flatnonzero(checks.ante_ok)[:, None]
