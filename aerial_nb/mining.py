@@ -522,37 +522,29 @@ def _loosen(
     ("The thresholds that, changed together, let each rule a -> c pass (each set to the rule's own value; `alpha=0`, "
      "no test, when no level would do), verified by counting the rules again, one count per distinct change "
      "({} where none is found).")
-    n, th, changes = checks.n, checks.th, []
-    for a_, c_, nA_, nAC_, p_ in zip(a, c, nA, nAC, p):
-        change, nC = {}, int(checks.counts[c_])
-        if nAC_ < checks.need: change['min_support'] = _down(nAC_ / n)
-        if not at_least([nAC_], [nA_], th['min_confidence'], 'min_confidence')[0]: change['min_confidence'] = _down(nAC_ / nA_)
-        if not at_least([n * nAC_], [nA_ * nC], th['min_lift'], 'min_lift', high=np.inf)[0]:
-            change['min_lift'] = _down(n * nAC_ / (nA_ * nC))
-        if nA_ < checks.floor: change['floor'] = _down(nA_ / n)
-        if p_ > checks.alphas[0]:
-            level = _up(p_ * checks.depth * checks.spaces[0] * 1.001)
-            change['alpha'] = level if level < 1 else 0     # a level of 1 or more: only no test lets it pass
-        changes.append(change if nAC_ and not checks.dominant[[a_, c_]].any() else None)   # near-constant items stay out
-    out = [{} for _ in changes]
-    for key in dict.fromkeys(tuple(ch.items()) for ch in changes if ch is not None):   # each change built in one order
-        rows = [i for i, ch in enumerate(changes) if ch is not None and tuple(ch.items()) == key]
-        ok = checks.relaxed(**dict(key)).passes(np.asarray(a)[rows, None], np.asarray(c)[rows])
+    a, c, nA, nAC, p = (np.asarray(v) for v in (a, c, nA, nAC, p))
+    n, th, nC = checks.n, checks.th, checks.counts[c]
+    short = dict(min_support=(nAC < checks.need, nAC / n),                 # threshold -> (missed, the rule's own value)
+                 min_confidence=(~at_least(nAC, nA, th['min_confidence'], 'min_confidence'), nAC / np.maximum(nA, 1)),
+                 min_lift=(~at_least(n * nAC, nA * nC, th['min_lift'], 'min_lift', high=np.inf),
+                           n * nAC / np.maximum(nA * nC, 1)),
+                 floor=(nA < checks.floor, nA / n))
+    level = p * checks.depth * checks.spaces[0] * 1.001                    # the test's level that would pass each
+    groups = {}
+    for i in np.flatnonzero((nAC > 0) & ~checks.dominant[a] & ~checks.dominant[c]):   # near-constant items stay out
+        change = {k: _down(v[i]) for k, (miss, v) in short.items() if miss[i]}
+        if p[i] > checks.alphas[0]:
+            up = _up(level[i]); change['alpha'] = up if up < 1 else 0        # a level of 1 or more: only no test
+        groups.setdefault(tuple(change.items()), []).append(i)
+    out = [{} for _ in range(len(a))]
+    for key, rows in groups.items():                                       # one count per distinct change
+        ok = checks.relaxed(**dict(key)).passes(a[rows, None], c[rows])
         for i in np.asarray(rows)[ok]: out[i] = dict(key)
     return out
 
 # %% ../nbs/08_mining.ipynb #5a69d259
-_NEAR = ('rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass')   # a near miss's columns
-
-def near_misses(
-    checks: Checks,     # the table and its checks
-    enc: Encoder,       # its encoder
-    top: int = 3,       # how many to show
-    memory_mb: float = 256,
-    frame: bool = True,  # a DataFrame (False: a list of dicts, for a message)
-) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, the thresholds that would let it pass (or records)
-    ("The one-item rules closest to passing (highest confidence among the items that raise a consequent), each with "
-     "the thresholds that would let it pass, verified by counting it again.")
+def _near_records(checks: Checks, enc: Encoder, top: int = 3, memory_mb: float = 256) -> list:
+    "`near_misses` as a list of dicts (what the diagnosis's message reads)."
     sets = np.flatnonzero(checks.ante_ok)[:, None]
     best = []
     for s0, N in cooccurrence(checks.bits, sets, memory_mb=memory_mb):
@@ -562,14 +554,24 @@ def near_misses(
         r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
         best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c) if conf[i, j] > 0]
     best = sorted(best, key=lambda b: -b[0])[:top]
-    if not best: return pd.DataFrame(columns=list(_NEAR)) if frame else []
+    if not best: return []
     a, c, nAC = (np.array([b[k] for b in best], np.int64) for k in (1, 2, 3))
     nA, nC = checks.counts[a], checks.counts[c]
     p = fisher_greater(nAC, nA, nC, checks.n)
-    rows = [dict(rule=f'{enc.items[a[i]]} -> {enc.items[c[i]]}', support=nAC[i] / checks.n, confidence=best[i][0],
+    return [dict(rule=f'{enc.items[a[i]]} -> {enc.items[c[i]]}', support=nAC[i] / checks.n, confidence=best[i][0],
                  lift=checks.n * nAC[i] / (nA[i] * nC[i]), p_value=float(p[i]), would_pass=w)
             for i, w in enumerate(_loosen(checks, a, c, nA, nAC, p))]
-    return pd.DataFrame(rows, columns=list(_NEAR)) if frame else rows
+
+def near_misses(
+    checks: Checks,     # the table and its checks
+    enc: Encoder,       # its encoder
+    top: int = 3,       # how many to show
+    memory_mb: float = 256,
+) -> pd.DataFrame:      # rule, support, confidence, lift, p_value, and the thresholds that would let it pass
+    ("The one-item rules closest to passing (highest confidence among the items that raise a consequent), each with "
+     "the thresholds that would let it pass, verified by counting it again.")
+    return pd.DataFrame(_near_records(checks, enc, top, memory_mb),
+                        columns=['rule', 'support', 'confidence', 'lift', 'p_value', 'would_pass'])
 
 # %% ../nbs/08_mining.ipynb #8d91e61e
 def missed_rules(
@@ -610,7 +612,7 @@ def diagnose(
     under = [f'{p.below_floor} of length {p.length}' for p in paths if p.below_floor]
     if under: text += f"; antecedents under the floor ({checks.th['floor']}) left uncounted: {', '.join(under)}"
     if len(checks.ante_ok) * len(checks.ante_ok) * checks.n <= 2 * budget:
-        near = near_misses(checks, enc, 3, frame=False)
+        near = _near_records(checks, enc)
         if len(near):
             text += '; closest: ' + '; '.join(
                 f"{r['rule']} (support {r['support']:.3f}, confidence {r['confidence']:.3f}, lift {r['lift']:.3f}, "
