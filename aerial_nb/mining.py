@@ -372,6 +372,7 @@ class LengthReport:
     seconds: float = 0.0  # the time it took
     below_floor: int = 0  # antecedents under the floor (from half of it) left uncounted (see `mine_levels`)
     gate: float = None    # the model path's gate: how far under the thresholds a proposal's output may fall
+    pairs: int = 0        # (antecedent, consequent) pairs of its antecedents: what counting them against every consequent counts
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
@@ -425,8 +426,9 @@ def mine_levels(
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
+        pairs = counted if path != 'model' else int(held.sum()) * int(checks.cons_ok.sum())
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below,
-                                 margins[L - 1] if path == 'model' else None))
+                                 margins[L - 1] if path == 'model' else None, pairs))
         below, skipped = skipped, 0
         if not last:
             if path == 'model': keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets); nxt, nxt_n = nxt[keep], nxt_n[keep]
@@ -1153,6 +1155,7 @@ def text(self: Summary,
     lines = [head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
                      + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]
     lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted"
+              + (f" of {p['pairs']:,} pairs ({p['candidates'] / p['pairs']:.0%})" if p['path'] == 'model' and p.get('pairs') else '')
               + (f"; {p['below_floor']:,} antecedents under the floor not counted" if p.get('below_floor') else '')
               + (f"; gate {p['gate']:.2f} under the thresholds" if p.get('gate') is not None else '')
               for p in s.paths]
