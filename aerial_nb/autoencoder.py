@@ -377,8 +377,9 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
                for i in range(s['models'])]
     bar = tqdm(total=s['steps'], desc='training', unit='step', disable=not progress, leave=False)
     cycle = CYCLE * -(-encoder.n_items // CYCLE_ITEMS)
-    history, least = [], _shown_after(encoder, min(s['batch_size'], len(codes)), s['observe'], MIN_SHOWS)
-    with bar, cpu_threads(min(s['batch_size'], len(codes)) * encoder.n_items if device.type == 'cpu' else 1 << 30):
+    batch = min(s['batch_size'], len(codes))                          # rows a step draws
+    history, least = [], _shown_after(encoder, batch, s['observe'], MIN_SHOWS)
+    with bar, cpu_threads(batch * encoder.n_items if device.type == 'cpu' else 1 << 30):
         while True:
             steps = min(cycle, s['steps'] - len(history))
             history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()

@@ -402,7 +402,8 @@ def _check_table(df: pd.DataFrame, what: str = 'table', name: str = 'df'):
         raise ValueError(f'the {what} has duplicate column names: {sorted(set(map(str, df.columns[df.columns.duplicated()])))}')
     if len(set(map(str, df.columns))) < df.shape[1]:
         text = pd.Index(map(str, df.columns))                                   # 0 and '0': features are named by text
-        same = [c for c, t in zip(df.columns, text) if t == text[text.duplicated()][0]]
+        twice = text[text.duplicated()][0]
+        same = [c for c, t in zip(df.columns, text) if t == twice]
         raise ValueError(f'the {what} has columns whose names are the same as text: {same!r}; rename one')
 
 # %% ../nbs/02_encoding.ipynb #51582043

@@ -372,7 +372,7 @@ class LengthReport:
     seconds: float = 0.0  # the time it took
     below_floor: int = 0  # antecedents under the floor (from half of it) left uncounted (see `mine_levels`)
     gate: float = None    # the model path's gate: how far under the thresholds a proposal's output may fall
-    pairs: int = 0        # (antecedent, consequent) pairs of its antecedents: what counting them against every consequent counts
+    pairs: int = 0        # (antecedent, consequent) pairs of the antecedents it took (the model: those holding the floor)
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
