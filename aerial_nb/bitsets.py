@@ -91,6 +91,17 @@ class BitTable:
         out = self.map(f, *args, **kwargs)
         return tuple(sum(parts) for parts in zip(*out)) if isinstance(out[0], tuple) else sum(out)
 
+    def split(self, rows: int) -> tuple:
+        ("(head, tail): the table's first `rows` rows (rounded up to a whole word of 64 rows) and the rest, as two "
+         "`BitTable`s of views of this one's words (nothing is copied).")
+        head, tail, left = [], [], int(rows)
+        for b, n in self.blocks:
+            w = -(-left // 64)                                  # words of this block the head still takes
+            if 64 * w >= n: head.append((b, n)); left -= n
+            elif w > 0: head.append((b[:, :w], 64 * w)); tail.append((b[:, w:], n - 64 * w)); left = 0
+            else: tail.append((b, n))
+        return BitTable(head, self.n_items), BitTable(tail, self.n_items)
+
 # %% ../nbs/03_bitsets.ipynb #f9fab926
 # words per chunk of itemsets or rules (16 MB; a count holds a few such arrays at once):
 # bounds the memory of every count

@@ -28,13 +28,13 @@ from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, sc
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'DENSE', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
-           'SHORT_STEPS', 'FALLING', 'rule_items', 'exact_level', 'coraised', 'Calibration', 'model_level',
-           'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning',
-           'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional',
-           'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
-           'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS',
+           'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
+           'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items', 'every_item', 'dense_counts', 'exact_level', 'coraised',
+           'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
+           'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes',
+           'Trainer', 'functional', 'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules',
+           'mine', 'find_itemsets', 'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -90,6 +90,55 @@ EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exac
 REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
 METHODS = ('auto', 'exact', 'model')
 
+# %% ../nbs/08_mining.ipynb #15c00dfa
+def every_item(
+    checks: Checks,          # the table and its checks
+    sets: np.ndarray,        # (m, L) antecedents
+    support: np.ndarray,     # (m,) rows of `bits` holding each
+    bits=None,               # the rows to count on (default the table's; a part of them with `support` of that part)
+    memory_mb: float = 256,  # working-memory bound of one chunk of counts
+):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
+    "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
+    fo, counts, n = checks.fo, checks.counts, checks.n
+    first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])                 # each feature's first item (items are by feature)
+    whole = np.add.reduceat(counts, first) == n                               # features with no missing value
+    top = np.lexsort((-counts, fo))[first]                                    # each feature's most frequent item
+    blocks = np.flatnonzero(whole); rest = top[blocks]
+    if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
+    cols = np.setdiff1d(np.arange(len(fo)), rest)
+    for s0, part in cooccurrence(checks.bits if bits is None else bits, sets, cols, memory_mb=memory_mb):
+        N = np.zeros((len(part), len(fo)), np.int64); N[:, cols] = part
+        N[:, rest] = support[s0:s0 + len(part), None] - np.add.reduceat(N, first, axis=1)[:, blocks]
+        yield s0, N
+
+# %% ../nbs/08_mining.ipynb #004fa26c
+DENSE = 0.25   # a chunk of the model path whose gate lets through more than this share of its pairs is counted in full
+HEAD, HEAD_ROWS = 0.25, 1 << 14   # counting every pair, a quarter of the rows at a time (on tables this long)
+
+# %% ../nbs/08_mining.ipynb #67885f23
+def dense_counts(
+    checks: Checks,          # the table and its checks
+    sets: np.ndarray,        # (m, L) antecedents
+    support: np.ndarray,     # (m,) rows holding each
+    allowed: np.ndarray,     # (m, D) bool: the pairs to decide (consequents allowed, not of an antecedent's feature)
+    memory_mb: float = 256,  # working-memory bound of one chunk of counts
+    head: float = HEAD,      # share of the rows counted at a time (on tables of at least `HEAD_ROWS` rows)
+) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
+    ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
+     "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
+    whole = lambda bits, nA: np.concatenate([N for _, N in every_item(checks, sets, nA, bits, memory_mb)])
+    if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):
+        r, c = np.nonzero(allowed); return r, c, whole(checks.bits, support)[r, c]
+    N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
+    while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
+        part, rest = rest.split(int(head * checks.n))
+        nA = itemset_counts(part, sets); N += whole(part, nA); seen += nA
+        left = left & checks.thresholds(support[:, None], N + (support - seen)[:, None], checks.counts)
+    r, c = np.nonzero(left)
+    if len(r) > DENSE * allowed.size: N += whole(rest, support - seen)                     # most pairs left: the rest counted at once
+    elif len(r): N[r, c] += rule_counts(rest, sets[r], c)[2]
+    return r, c, N[r, c]
+
 # %% ../nbs/08_mining.ipynb #a3c00f9a
 def exact_level(
     checks: Checks,          # the table and its checks
@@ -111,7 +160,17 @@ def exact_level(
     bar = tqdm(total=len(sets), desc=f'counting length {sets.shape[1]}', unit=' antecedents', disable=not progress,
                leave=False)
     cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
-    for s0, N in cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb):
+    if grow is None and not raises and columns is None:                  # rules alone: counted as `dense_counts` does
+        step = max(1, int(memory_mb * 2**20) // (64 * D))
+        for s0 in range(0, len(sets), step):
+            s = slice(s0, s0 + step)
+            r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~_own(fo, sets[s]), memory_mb)
+            keep = checks.thresholds(support[s][r], nAC, counts[c])
+            rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar.update(len(sets[s]))
+        counted = []
+    else: counted = every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
+        cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb)
+    for s0, N in counted:
         s = slice(s0, s0 + len(N))
         bar.update(len(N))
         r, k = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
@@ -298,9 +357,6 @@ def margins(self: Calibration, model: Model, relevant: float = MIN_CONFIDENCE / 
         out.append(min(1.0, float(under.max()) + GATE_SLACK) if len(under) else 1.0)
     return out
 
-# %% ../nbs/08_mining.ipynb #004fa26c
-DENSE = 0.25   # a chunk whose gate lets through more than this share of its pairs is counted in full
-
 # %% ../nbs/08_mining.ipynb #1a3fae07
 def model_level(
     checks: Checks,          # the table and its checks
@@ -323,12 +379,13 @@ def model_level(
         r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
         dense = len(r) > DENSE * own.size       # a wide gate: the chunk counted against every item, every count used
         if dense:
-            N = np.concatenate([N for _, N in cooccurrence(checks.bits, sets[s], memory_mb=memory_mb)])
-            r, c = np.nonzero(checks.cons_ok & ~own)
+            counted += int((checks.cons_ok & ~own).sum())
+            r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~own, memory_mb)
+        else: counted += len(r)
         A = sets[s][r]
-        nA, nC, nAC = (support[s][r], counts[c], N[r, c]) if dense else rule_counts(checks.bits, A, c, n)
+        nA, nC, nAC = (support[s][r], counts[c], nAC) if dense else rule_counts(checks.bits, A, c, n)
         ok = checks.thresholds(nA, nAC, nC)
-        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok])); counted += len(r)
+        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]))
         if grow is not None:
             r, j = np.nonzero((support[s][:, None] * (p + margin) >= checks.floor) & grow & ~own
                               & (np.arange(D) > sets[s][:, -1:]))
