@@ -30,8 +30,8 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS',
            'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
-           'MEASURES', 'SHORT_STEPS', 'FALLING', 'rule_items', 'every_item', 'dense_counts', 'exact_level', 'coraised',
-           'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
+           'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'dense_counts', 'exact_level',
+           'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
            'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes',
            'Trainer', 'functional', 'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules',
            'mine', 'find_itemsets', 'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
@@ -1196,6 +1196,9 @@ def mine(
     out.attrs['thresholds'] = summary.thresholds
     return out
 
+# %% ../nbs/08_mining.ipynb #7f90ba6d
+WIDE_GATE = 0.9   # a model length that counted this share of its pairs says so: the model narrowed nothing
+
 # %% ../nbs/08_mining.ipynb #6310ca6f
 @patch
 def text(self: Summary,
@@ -1213,6 +1216,8 @@ def text(self: Summary,
                      + (f'; the {show} shortest and most confident below' if s.rules > show else '') if s.rules else '')]
     lines += [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted"
               + (f" of {p['pairs']:,} pairs ({p['candidates'] / p['pairs']:.0%})" if p['path'] == 'model' and p.get('pairs') else '')
+              + ('; the gate let nearly every pair through: this length cost what counting it in full does'
+                 if p['path'] == 'model' and p.get('pairs') and p['candidates'] >= WIDE_GATE * p['pairs'] else '')
               + (f"; {p['below_floor']:,} antecedents under the floor not counted" if p.get('below_floor') else '')
               + (f"; gate {p['gate']:.2f} under the thresholds" if p.get('gate') is not None else '')
               for p in s.paths]
