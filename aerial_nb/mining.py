@@ -131,11 +131,12 @@ def dense_counts(
         r, c = np.nonzero(allowed); return r, c, whole(checks.bits, support)[r, c]
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
     while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
-        part, rest = rest.split(int(head * checks.n))
+        part, rest = rest.split(max(1, int(head * checks.n)))
         nA = itemset_counts(part, sets); N += whole(part, nA); seen += nA
         left = left & checks.thresholds(support[:, None], N + (support - seen)[:, None], checks.counts)
     r, c = np.nonzero(left)
-    if len(r) > DENSE * allowed.size: N += whole(rest, support - seen)                     # most pairs left: the rest counted at once
+    if not rest.n_rows: pass                                                # the last share took every row
+    elif len(r) > DENSE * allowed.size: N += whole(rest, support - seen)    # most pairs left: the rest counted at once
     elif len(r): N[r, c] += rule_counts(rest, sets[r], c)[2]
     return r, c, N[r, c]
 
