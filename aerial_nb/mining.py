@@ -101,9 +101,9 @@ def every_item(
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
     fo, counts, n = checks.fo, checks.counts, checks.n
     first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])                 # each feature's first item (items are by feature)
-    whole = np.add.reduceat(counts, first) == n                               # features with no missing value
+    complete = np.add.reduceat(counts, first) == n                            # features with no missing value
     top = np.lexsort((-counts, fo))[first]                                    # each feature's most frequent item
-    blocks = np.flatnonzero(whole); rest = top[blocks]
+    blocks = np.flatnonzero(complete); rest = top[blocks]
     if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
     cols = np.setdiff1d(np.arange(len(fo)), rest)
     for s0, part in cooccurrence(checks.bits if bits is None else bits, sets, cols, memory_mb=memory_mb):
@@ -126,19 +126,31 @@ def dense_counts(
 ) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
     ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
-    whole = lambda bits, nA: np.concatenate([N for _, N in every_item(checks, sets, nA, bits, memory_mb)])
+    count_on = lambda bits, nA: np.concatenate([N for _, N in every_item(checks, sets, nA, bits, memory_mb)])
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):
-        r, c = np.nonzero(allowed); return r, c, whole(checks.bits, support)[r, c]
+        r, c = np.nonzero(allowed); return r, c, count_on(checks.bits, support)[r, c]
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
     while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
         part, rest = rest.split(max(1, int(head * checks.n)))
-        nA = itemset_counts(part, sets); N += whole(part, nA); seen += nA
+        nA = itemset_counts(part, sets); N += count_on(part, nA); seen += nA
         left = left & checks.thresholds(support[:, None], N + (support - seen)[:, None], checks.counts)
     r, c = np.nonzero(left)
     if not rest.n_rows: pass                                                # the last share took every row
-    elif len(r) > DENSE * allowed.size: N += whole(rest, support - seen)    # most pairs left: the rest counted at once
+    elif len(r) > DENSE * allowed.size: N += count_on(rest, support - seen)    # most pairs left: the rest counted at once
     elif len(r): N[r, c] += rule_counts(rest, sets[r], c)[2]
     return r, c, N[r, c]
+
+# %% ../nbs/08_mining.ipynb #90c5c52c
+def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_mb: float, bar) -> RuleCounts:
+    "The rules of the antecedents `sets` past the thresholds, counted by `dense_counts` a chunk of antecedents at a time."
+    step = max(1, int(memory_mb * 2**20) // (64 * len(checks.fo)))       # a chunk's (sets, items) arrays: a few int64 each
+    parts = []
+    for s0 in range(0, len(sets), step):
+        s = slice(s0, s0 + step)
+        r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~_own(checks.fo, sets[s]), memory_mb)
+        keep = checks.thresholds(support[s][r], nAC, checks.counts[c])
+        parts.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar.update(len(sets[s]))
+    return RuleCounts.join(parts, sets.shape[1])
 
 # %% ../nbs/08_mining.ipynb #a3c00f9a
 def exact_level(
@@ -161,15 +173,9 @@ def exact_level(
     bar = tqdm(total=len(sets), desc=f'counting length {sets.shape[1]}', unit=' antecedents', disable=not progress,
                leave=False)
     cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
-    if grow is None and not raises and columns is None:                  # rules alone: counted as `dense_counts` does
-        step = max(1, int(memory_mb * 2**20) // (64 * D))
-        for s0 in range(0, len(sets), step):
-            s = slice(s0, s0 + step)
-            r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~_own(fo, sets[s]), memory_mb)
-            keep = checks.thresholds(support[s][r], nAC, counts[c])
-            rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar.update(len(sets[s]))
-        counted = []
-    else: counted = every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
+    alone = grow is None and not raises and columns is None             # rules alone: counted as `dense_counts` does
+    if alone: rules.append(_rules_alone(checks, sets, support, memory_mb, bar))
+    counted = () if alone else every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
         cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb)
     for s0, N in counted:
         s = slice(s0, s0 + len(N))
