@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_mining.ipynb #8ac0d5c0
 from __future__ import annotations
-import dataclasses, inspect, math, sys, time, warnings
+import dataclasses, inspect, itertools, math, sys, time, warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,10 +28,11 @@ from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, sc
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS',
-           'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
-           'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'dense_counts', 'exact_level',
-           'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_ROWS', 'DENSE',
+           'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK',
+           'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE',
+           'rule_items', 'every_item', 'set_basis', 'pair_counts', 'dense_counts', 'exact_level', 'coraised',
+           'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
            'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes',
            'Trainer', 'functional', 'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules',
            'mine', 'find_itemsets', 'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
@@ -90,6 +91,14 @@ EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exac
 REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
 METHODS = ('auto', 'exact', 'model')
 
+# %% ../nbs/08_mining.ipynb #e976f9c3
+def _tops(checks: Checks) -> tuple:
+    "(first, complete, top): each feature's first item (items are by feature), whether it has no missing value, its most frequent item."
+    fo, counts = checks.fo, checks.counts
+    first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])
+    return first, np.add.reduceat(counts, first) == checks.n, np.lexsort((-counts, fo))[first]
+
+
 # %% ../nbs/08_mining.ipynb #15c00dfa
 def every_item(
     checks: Checks,          # the table and its checks
@@ -99,10 +108,7 @@ def every_item(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
 ):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
-    fo, counts, n = checks.fo, checks.counts, checks.n
-    first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])                 # each feature's first item (items are by feature)
-    complete = np.add.reduceat(counts, first) == n                            # features with no missing value
-    top = np.lexsort((-counts, fo))[first]                                    # each feature's most frequent item
+    fo, (first, complete, top) = checks.fo, _tops(checks)
     blocks = np.flatnonzero(complete); rest = top[blocks]
     if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
     cols = np.setdiff1d(np.arange(len(fo)), rest)
@@ -110,6 +116,68 @@ def every_item(
         N = np.zeros((len(part), len(fo)), np.int64); N[:, cols] = part
         N[:, rest] = support[s0:s0 + len(part), None] - np.add.reduceat(N, first, axis=1)[:, blocks]
         yield s0, N
+
+# %% ../nbs/08_mining.ipynb #cd8546c2
+BASIS_ITEMS = 3     # `set_basis` counts an antecedent's item of a feature this small (no missing value) through its others
+TERMS = 16          # ... as long as an antecedent expands into at most this many sets
+BASIS_SHARE = 0.75  # ... and the basis holds at most this share of the antecedents (else they are counted themselves)
+BASIS_ROWS = 1 << 12   # `dense_counts` looks for a basis on tables this long (on shorter ones counting costs less)
+
+# %% ../nbs/08_mining.ipynb #cabbb368
+def set_basis(
+    checks: Checks,          # the table and its checks
+    sets: np.ndarray,        # (m, L) antecedents padded with -1
+    most: int = BASIS_ITEMS, # features of at most this many items are expanded
+):                           # (basis (B, L) padded with -1, at (m, T) rows of `basis`, sign (m, T) in -1/0/1), or None
+    ("Sets holding no most frequent item of a small feature with no missing value, whose counts give those of `sets`: "
+     "counts of sets[i] = sum over t of sign[i, t] * counts of basis[at[i, t]].")
+    D, (m, L) = len(checks.fo), sets.shape
+    first, complete, top = _tops(checks)
+    size = np.diff(np.r_[first, D])
+    K = max(k for k in range(1, most + 1) if k ** L <= TERMS)                 # options of one item: itself, or drop and swap
+    small = np.flatnonzero(complete & (size <= K))
+    if not len(small) or not m: return None
+    K = int(size[small].max())
+    opt = np.full((D + 1, K), -2); opt[:D, 0] = np.arange(D)                  # -2: no such option; -1: the item dropped
+    opt[top[small], 0] = -1
+    for k in range(1, K):                                                      # the k-th other item of each expanded feature
+        f = small[size[small] > k]
+        others = first[f][:, None] + np.arange(size[f].max())                 # the feature's items but its top
+        others = np.where(others >= top[f][:, None], others + 1, others)[:, :size[f].max() - 1]
+        opt[top[f], k] = others[:, k - 1]
+    sign = np.where(opt == -2, 0, np.where((np.arange(K) > 0), -1, 1))
+    opt[D] = -2; opt[D, 0] = -1; sign[D] = 0; sign[D, 0] = 1                # a pad stays a pad
+    at = np.where(sets >= 0, sets, D)
+    combos = np.array(list(itertools.product(range(K), repeat=L)))            # (T, L)
+    terms = opt[at[:, None, :], combos]                                         # (m, T, L)
+    signs = sign[at[:, None, :], combos].prod(-1)                               # (m, T)
+    key = np.sort(np.where(terms < 0, D, terms), -1)[signs != 0]                # each term as a sorted set, pads last
+    code = key @ (D + 1) ** np.arange(L - 1, -1, -1) if (D + 1) ** L < 2**62 else None   # one number per set, if it fits
+    _, first_, inv = np.unique(key if code is None else code, axis=None if code is not None else 0,
+                               return_index=True, return_inverse=True)
+    if len(first_) > BASIS_SHARE * m: return None
+    idx = np.zeros(signs.shape, np.int64); idx[signs != 0] = inv.ravel()
+    return np.where(key[first_] == D, -1, key[first_]), idx, signs
+
+# %% ../nbs/08_mining.ipynb #5fe3e0f2
+def pair_counts(
+    checks: Checks,          # the table and its checks
+    sets: np.ndarray,        # (m, L) antecedents
+    support: np.ndarray,     # (m,) rows of `bits` holding each
+    bits=None,               # the rows to count on (default the table's; a part of them with `support` of that part)
+    memory_mb: float = 256,  # working-memory bound of one chunk of counts
+    basis=None,              # `set_basis(checks, sets)` (None: the antecedents are counted themselves)
+) -> np.ndarray:             # (m, D) int64: rows holding sets[i] and item j
+    "Rows holding each antecedent with each item: `every_item` of the antecedents, or of their `set_basis`."
+    bits = checks.bits if bits is None else bits
+    if basis is None: return np.concatenate([N for _, N in every_item(checks, sets, support, bits, memory_mb)])
+    basis, at, sign = basis
+    Nb = np.concatenate([N for _, N in every_item(checks, basis, itemset_counts(bits, basis), bits, memory_mb)])
+    N = Nb[at[:, 0]]                                                            # the first term: sign +1 for every set
+    for t in range(1, sign.shape[1]):
+        r = np.flatnonzero(sign[:, t])
+        N[r] += sign[r, t, None] * Nb[at[r, t]]
+    return N
 
 # %% ../nbs/08_mining.ipynb #004fa26c
 DENSE = 0.25   # a chunk of the model path whose gate lets through more than this share of its pairs is counted in full
@@ -126,7 +194,8 @@ def dense_counts(
 ) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
     ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
-    count_on = lambda bits, nA: np.concatenate([N for _, N in every_item(checks, sets, nA, bits, memory_mb)])
+    basis = set_basis(checks, sets) if checks.n >= BASIS_ROWS else None       # made once, counted on every share
+    count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):
         r, c = np.nonzero(allowed); return r, c, count_on(checks.bits, support)[r, c]
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
