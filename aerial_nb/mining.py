@@ -28,7 +28,7 @@ from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, sc
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_ROWS', 'DENSE',
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_WORK', 'DENSE',
            'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK',
            'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE',
            'rule_items', 'every_item', 'set_basis', 'pair_counts', 'dense_counts', 'exact_level', 'coraised',
@@ -121,7 +121,7 @@ def every_item(
 BASIS_ITEMS = 3     # `set_basis` counts an antecedent's item of a feature this small (no missing value) through its others
 TERMS = 16          # ... as long as an antecedent expands into at most this many sets
 BASIS_SHARE = 0.75  # ... and the basis holds at most this share of the antecedents (else they are counted themselves)
-BASIS_ROWS = 1 << 12   # `dense_counts` looks for a basis on tables this long (on shorter ones counting costs less)
+BASIS_WORK = 10**8  # `dense_counts` looks for a basis where counting costs this many multiply-adds (below, counting is cheap)
 
 # %% ../nbs/08_mining.ipynb #cabbb368
 def set_basis(
@@ -194,7 +194,7 @@ def dense_counts(
 ) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
     ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
-    basis = set_basis(checks, sets) if checks.n >= BASIS_ROWS else None       # made once, counted on every share
+    basis = set_basis(checks, sets) if checks.n * allowed.size >= BASIS_WORK else None   # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):
         r, c = np.nonzero(allowed); return r, c, count_on(checks.bits, support)[r, c]
