@@ -136,7 +136,7 @@ def set_basis(
     size = np.diff(np.r_[first, D])
     K = max(k for k in range(1, most + 1) if k ** L <= TERMS)                 # options of one item: itself, or drop and swap
     small = np.flatnonzero(complete & (size <= K))
-    if not len(small) or not m: return None
+    if not len(small) or not m or (D + 1) ** L >= 2**62: return None           # (a set is one number below)
     K = int(size[small].max())
     opt = np.full((D + 1, K), -2); opt[:D, 0] = np.arange(D)                  # -2: no such option; -1: the item dropped
     opt[top[small], 0] = -1
@@ -152,9 +152,7 @@ def set_basis(
     terms = opt[at[:, None, :], combos]                                         # (m, T, L)
     signs = sign[at[:, None, :], combos].prod(-1)                               # (m, T)
     key = np.sort(np.where(terms < 0, D, terms), -1)[signs != 0]                # each term as a sorted set, pads last
-    code = key @ (D + 1) ** np.arange(L - 1, -1, -1) if (D + 1) ** L < 2**62 else None   # one number per set, if it fits
-    _, first_, inv = np.unique(key if code is None else code, axis=None if code is not None else 0,
-                               return_index=True, return_inverse=True)
+    _, first_, inv = np.unique(key @ (D + 1) ** np.arange(L - 1, -1, -1), return_index=True, return_inverse=True)
     if len(first_) > BASIS_SHARE * m: return None
     idx = np.zeros(signs.shape, np.int64); idx[signs != 0] = inv.ravel()
     return np.where(key[first_] == D, -1, key[first_]), idx, signs
