@@ -194,8 +194,10 @@ def dense_counts(
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
     basis = set_basis(checks, sets) if checks.n * allowed.size >= BASIS_WORK else None   # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
-    if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):
-        r, c = np.nonzero(allowed); return r, c, count_on(checks.bits, support)[r, c]
+    if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):                # counted at once
+        N = count_on(checks.bits, support)
+        least = np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)
+        r, c = np.nonzero(allowed & (N >= least[:, None])); return r, c, N[r, c]       # a count too small: no rule
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
     while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
         part, rest = rest.split(max(1, int(head * checks.n)))
