@@ -28,14 +28,15 @@ from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, sc
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_WORK', 'DENSE',
-           'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE', 'STRUCTURE', 'GATE_SLACK',
-           'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE',
-           'rule_items', 'every_item', 'set_basis', 'pair_counts', 'dense_counts', 'exact_level', 'coraised',
-           'Calibration', 'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning',
-           'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes',
-           'Trainer', 'functional', 'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules',
-           'mine', 'find_itemsets', 'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_WORK',
+           'PLAIN_ROWS', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
+           'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
+           'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
+           'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
+           'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
+           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional', 'answers',
+           'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets', 'verified_itemsets',
+           'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -122,6 +123,7 @@ BASIS_ITEMS = 3     # `set_basis` counts an antecedent's item of a feature this 
 TERMS = 16          # ... as long as an antecedent expands into at most this many sets
 BASIS_SHARE = 0.75  # ... and the basis holds at most this share of the antecedents (else they are counted themselves)
 BASIS_WORK = 10**8  # `dense_counts` looks for a basis where counting costs this many multiply-adds (below, counting is cheap)
+PLAIN_ROWS = 512    # ... and on a table shorter than this counts every item itself (deriving costs more than counting)
 
 # %% ../nbs/08_mining.ipynb #cabbb368
 def set_basis(
@@ -194,6 +196,7 @@ def dense_counts(
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
     basis = set_basis(checks, sets) if checks.n * allowed.size >= BASIS_WORK else None   # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
+    if checks.n < PLAIN_ROWS: count_on = lambda bits, nA: np.concatenate([N for _, N in cooccurrence(bits, sets, memory_mb=memory_mb)])
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):                # counted at once
         N = count_on(checks.bits, support)
         least = np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)
