@@ -28,8 +28,8 @@ from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, sc
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE', 'BASIS_WORK',
-           'PLAIN_ROWS', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
+           'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
            'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
            'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
            'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
@@ -92,6 +92,9 @@ EXACT_BUDGET = 5 * 10**11   # multiply-adds a length may take to be counted exac
 REACH = 20                  # past this many budgets, counting every antecedent (or the model) is out of reach: prune
 METHODS = ('auto', 'exact', 'model')
 
+# %% ../nbs/08_mining.ipynb #3354f302
+PLAIN_ROWS = 512    # on a table shorter than this every item is counted itself (deriving counts costs more than counting)
+
 # %% ../nbs/08_mining.ipynb #e976f9c3
 def _tops(checks: Checks) -> tuple:
     "(first, complete, top): each feature's first item (items are by feature), whether it has no missing value, its most frequent item."
@@ -99,6 +102,11 @@ def _tops(checks: Checks) -> tuple:
     first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])
     return first, np.add.reduceat(counts, first) == checks.n, np.lexsort((-counts, fo))[first]
 
+
+# %% ../nbs/08_mining.ipynb #f00bee4c
+def _least(checks: Checks, support: np.ndarray) -> np.ndarray:
+    "The rows with its consequent an antecedent holding in `support` rows needs for a rule (confidence and support)."
+    return np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)
 
 # %% ../nbs/08_mining.ipynb #15c00dfa
 def every_item(
@@ -110,10 +118,12 @@ def every_item(
 ):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
     fo, (first, complete, top) = checks.fo, _tops(checks)
-    blocks = np.flatnonzero(complete); rest = top[blocks]
+    blocks = np.flatnonzero(complete) if checks.n >= PLAIN_ROWS else np.zeros(0, np.int64)   # short: every item counted
+    rest = top[blocks]
     if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
-    cols = np.setdiff1d(np.arange(len(fo)), rest)
-    for s0, part in cooccurrence(checks.bits if bits is None else bits, sets, cols, memory_mb=memory_mb):
+    bits, cols = checks.bits if bits is None else bits, np.setdiff1d(np.arange(len(fo)), rest)
+    if not len(rest): yield from cooccurrence(bits, sets, memory_mb=memory_mb); return   # nothing to derive
+    for s0, part in cooccurrence(bits, sets, cols, memory_mb=memory_mb):
         N = np.zeros((len(part), len(fo)), np.int64); N[:, cols] = part
         N[:, rest] = support[s0:s0 + len(part), None] - np.add.reduceat(N, first, axis=1)[:, blocks]
         yield s0, N
@@ -123,7 +133,6 @@ BASIS_ITEMS = 3     # `set_basis` counts an antecedent's item of a feature this 
 TERMS = 16          # ... as long as an antecedent expands into at most this many sets
 BASIS_SHARE = 0.75  # ... and the basis holds at most this share of the antecedents (else they are counted themselves)
 BASIS_WORK = 10**8  # `dense_counts` looks for a basis where counting costs this many multiply-adds (below, counting is cheap)
-PLAIN_ROWS = 512    # ... and on a table shorter than this counts every item itself (deriving costs more than counting)
 
 # %% ../nbs/08_mining.ipynb #cabbb368
 def set_basis(
@@ -136,8 +145,8 @@ def set_basis(
     D, (m, L) = len(checks.fo), sets.shape
     first, complete, top = _tops(checks)
     size = np.diff(np.r_[first, D])
-    K = max(k for k in range(1, most + 1) if k ** L <= TERMS)                 # options of one item: itself, or drop and swap
-    small = np.flatnonzero(complete & (size <= K))
+    fits = max(k for k in range(1, most + 1) if k ** L <= TERMS)              # K options of an item: itself, or drop and swap
+    small = np.flatnonzero(complete & (size <= fits))
     if not len(small) or not m or (D + 1) ** L >= 2**62: return None           # (a set is one number below)
     K = int(size[small].max())
     opt = np.full((D + 1, K), -2); opt[:D, 0] = np.arange(D)                  # -2: no such option; -1: the item dropped
@@ -170,9 +179,10 @@ def pair_counts(
 ) -> np.ndarray:             # (m, D) int64: rows holding sets[i] and item j
     "Rows holding each antecedent with each item: `every_item` of the antecedents, or of their `set_basis`."
     bits = checks.bits if bits is None else bits
-    if basis is None: return np.concatenate([N for _, N in every_item(checks, sets, support, bits, memory_mb)])
-    basis, at, sign = basis
-    Nb = np.concatenate([N for _, N in every_item(checks, basis, itemset_counts(bits, basis), bits, memory_mb)])
+    counted, held = (sets, support) if basis is None else (basis[0], itemset_counts(bits, basis[0]))
+    Nb = np.concatenate([N for _, N in every_item(checks, counted, held, bits, memory_mb)])
+    if basis is None: return Nb
+    _, at, sign = basis
     N = Nb[at[:, 0]]                                                            # the first term: sign +1 for every set
     for t in range(1, sign.shape[1]):
         r = np.flatnonzero(sign[:, t])
@@ -194,13 +204,12 @@ def dense_counts(
 ) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
     ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
-    basis = set_basis(checks, sets) if checks.n * allowed.size >= BASIS_WORK else None   # made once, used on every share
+    worth = checks.n >= PLAIN_ROWS and checks.n * allowed.size >= BASIS_WORK
+    basis = set_basis(checks, sets) if worth else None                      # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
-    if checks.n < PLAIN_ROWS: count_on = lambda bits, nA: np.concatenate([N for _, N in cooccurrence(bits, sets, memory_mb=memory_mb)])
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):                # counted at once
         N = count_on(checks.bits, support)
-        least = np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)
-        r, c = np.nonzero(allowed & (N >= least[:, None])); return r, c, N[r, c]       # a count too small: no rule
+        r, c = np.nonzero(allowed & (N >= _least(checks, support)[:, None])); return r, c, N[r, c]       # a count too small: no rule
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
     while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
         part, rest = rest.split(max(1, int(head * checks.n)))
@@ -240,7 +249,7 @@ def exact_level(
      "products); the extensions of `sets` that hold in at least the floor of the rows (or `listed`); and the (set, item) pairs "
      "where the set raises the item well beyond chance (`_raises`), for pruning the next length.")
     fo, counts, D = checks.fo, checks.counts, len(checks.fo)
-    least = np.maximum(min_count(checks.th['min_confidence'], support, 'min_confidence'), checks.need)  # nAC a rule needs
+    least = _least(checks, support)
     rules, nxt, nxt_n, raised = [], [], [], []
     bar = tqdm(total=len(sets), desc=f'counting length {sets.shape[1]}', unit=' antecedents', disable=not progress,
                leave=False)
