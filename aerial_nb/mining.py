@@ -73,6 +73,11 @@ def _own(fo: np.ndarray, sets: np.ndarray) -> np.ndarray:
     feats[np.arange(len(sets))[:, None], fo[sets]] = True
     return feats[:, fo]
 
+def _other(checks: Checks, sets: np.ndarray, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    "Whether item c[i] may follow the antecedent sets[r[i]]: a consequent allowed, of a feature the antecedent lacks."
+    return checks.cons_ok[c] & ~(checks.fo[c][:, None] == checks.fo[sets[r]]).any(1)
+
+
 # %% ../nbs/08_mining.ipynb #540ed5ba
 def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     ("Whether an antecedent raises a consequent well beyond chance: lift at least `min_lift`, and as many standard "
@@ -180,7 +185,8 @@ def pair_counts(
     "Rows holding each antecedent with each item: `every_item` of the antecedents, or of their `set_basis`."
     bits = checks.bits if bits is None else bits
     counted, held = (sets, support) if basis is None else (basis[0], itemset_counts(bits, basis[0]))
-    Nb = np.concatenate([N for _, N in every_item(checks, counted, held, bits, memory_mb)])
+    Nb = [N for _, N in every_item(checks, counted, held, bits, memory_mb)]
+    Nb = Nb[0] if len(Nb) == 1 else np.concatenate(Nb)                    # one chunk: no copy
     if basis is None: return Nb
     _, at, sign = basis
     N = Nb[at[:, 0]]                                                            # the first term: sign +1 for every set
@@ -198,18 +204,19 @@ def dense_counts(
     checks: Checks,          # the table and its checks
     sets: np.ndarray,        # (m, L) antecedents
     support: np.ndarray,     # (m,) rows holding each
-    allowed: np.ndarray,     # (m, D) bool: the pairs to decide (consequents allowed, not of an antecedent's feature)
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
     head: float = HEAD,      # share of the rows counted at a time (on tables of at least `HEAD_ROWS` rows)
-) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) of `allowed` that may pass, their exact counts
-    ("Every pair of `allowed` that may pass the thresholds, with its exact count: on a long table counted a share of the "
+) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) that may pass, their exact counts
+    ("Every pair of an antecedent and an allowed consequent of another feature that may pass the thresholds, with its exact count: on a long table counted a share of the "
      "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
-    worth = checks.n >= PLAIN_ROWS and checks.n * allowed.size >= BASIS_WORK
+    worth = checks.n >= PLAIN_ROWS and checks.n * len(sets) * len(checks.fo) >= BASIS_WORK
     basis = set_basis(checks, sets) if worth else None                      # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)
     if checks.n < HEAD_ROWS or not checks.bits.local or not len(sets):                # counted at once
         N = count_on(checks.bits, support)
-        r, c = np.nonzero(allowed & (N >= _least(checks, support)[:, None])); return r, c, N[r, c]       # a count too small: no rule
+        r, c = np.nonzero(N >= _least(checks, support)[:, None])         # a count too small: no rule
+        keep = _other(checks, sets, r, c); r, c = r[keep], c[keep]; return r, c, N[r, c]
+    allowed = checks.cons_ok & ~_own(checks.fo, sets)
     N, seen, rest, left = np.zeros(allowed.shape, np.int64), np.zeros(len(sets), np.int64), checks.bits, allowed
     while left.sum() > DENSE * allowed.size and rest.n_rows > head * checks.n:     # dense still: the next share at once
         part, rest = rest.split(max(1, int(head * checks.n)))
@@ -228,7 +235,7 @@ def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_m
     parts = []
     for s0 in range(0, len(sets), step):
         s = slice(s0, s0 + step)
-        r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~_own(checks.fo, sets[s]), memory_mb)
+        r, c, nAC = dense_counts(checks, sets[s], support[s], memory_mb)
         keep = checks.thresholds(support[s][r], nAC, checks.counts[c])
         parts.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar.update(len(sets[s]))
     return RuleCounts.join(parts, sets.shape[1])
@@ -263,14 +270,14 @@ def exact_level(
         bar.update(len(N))
         r, k = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
         c = cols[k]                                                      # k: the column of N, c: its item
-        keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)   # a consequent of another feature
+        keep = _other(checks, sets[s], r, c)                             # a consequent of another feature
         r, k, c = r[keep], k[keep], c[keep]
         keep = checks.thresholds(support[s][r], N[r, k], counts[c])
         rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], N[r[keep], k[keep]]))
         if raises:
             r, k = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts[cols])   # a float pre-screen
             c = cols[k]
-            keep = checks.cons_ok[c] & ~(fo[c][:, None] == fo[sets[s][r]]).any(1)
+            keep = _other(checks, sets[s], r, c)
             r, k, c = r[keep], k[keep], c[keep]
             up = _raises(checks, support[s][r], N[r, k], counts[c])
             raised.append(np.column_stack([r[up] + s0, c[up]]))
@@ -468,7 +475,7 @@ def model_level(
         dense = len(r) > DENSE * own.size       # a wide gate: the chunk counted against every item, every count used
         if dense:
             counted += int((checks.cons_ok & ~own).sum())
-            r, c, nAC = dense_counts(checks, sets[s], support[s], checks.cons_ok & ~own, memory_mb)
+            r, c, nAC = dense_counts(checks, sets[s], support[s], memory_mb)
         else: counted += len(r)
         A = sets[s][r]
         nA, nC, nAC = (support[s][r], counts[c], nAC) if dense else rule_counts(checks.bits, A, c, n)

@@ -5,6 +5,7 @@
 # %% ../nbs/05_quality.ipynb #1b31489a
 from __future__ import annotations
 import copy
+import functools
 import itertools
 import math
 import re
@@ -20,12 +21,12 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
                                fraction, item_bits, item_counts, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
-__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE',
-           'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'rule_metrics',
-           'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'Rules',
-           'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
-           'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'rules_in_space',
-           'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'Checks', 'explained']
+__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA',
+           'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED',
+           'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame',
+           'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits',
+           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater',
+           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -384,10 +385,20 @@ def log_factorial(k) -> np.ndarray:
     return np.where(small, _SMALL[np.clip(k, 0, 127).astype(np.int64)], big)
 
 # %% ../nbs/05_quality.ipynb #1cac4636
+FACTORIALS = 1 << 20   # log-factorials of tables up to this many rows are looked up (a table of them made once per size)
+
+@functools.lru_cache(maxsize=4)
+def _factorials(size: int) -> np.ndarray:
+    "log(k!) for k < size, by `log_factorial`."
+    return log_factorial(np.arange(size))
+
 def _log_pmf(x, nA, nC, n) -> np.ndarray:
-    "log P(X = x), X ~ Hypergeometric(population n, successes nC, draws nA): nine log-factorials in one call."
-    f = log_factorial(np.stack(np.broadcast_arrays(nC, x, nC - x, n - nC, nA - x, n - nC - nA + x, n, nA, n - nA)))
+    "log P(X = x), X ~ Hypergeometric(population n, successes nC, draws nA): nine log-factorials in one gather."
+    k = np.stack(np.broadcast_arrays(nC, x, nC - x, n - nC, nA - x, n - nC - nA + x, n, nA, n - nA))
+    top = int(np.max(n, initial=0))
+    f = _factorials(1 << max(7, top.bit_length()))[k.astype(np.int64)] if top < FACTORIALS else log_factorial(k)
     return (f[0] - f[1] - f[2]) + (f[3] - f[4] - f[5]) - (f[6] - f[7] - f[8])
+
 
 # %% ../nbs/05_quality.ipynb #b0e0da42
 def _tail(x, nA, nC, n) -> np.ndarray:
