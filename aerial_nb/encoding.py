@@ -266,6 +266,10 @@ def _codes_like(u: pd.Series) -> bool:
     if len(u) <= 256 and all(isinstance(t, str) for t in u): return any(_CODE.match(t.strip()) for t in u)
     return bool(u.astype(str).str.strip().str.match(_CODE.pattern).any())
 
+# %% ../nbs/02_encoding.ipynb #9b29bc62
+_NONE = pd.Series([], dtype=object)   # no value yet (shared: a column's values are replaced, never changed in place)
+
+
 # %% ../nbs/02_encoding.ipynb #f8f45198
 class ColumnFit:
     "What fitting one column needs, gathered batch by batch (see the text)."
@@ -277,7 +281,7 @@ class ColumnFit:
         numbers: bool = False,       # whether text that reads as numbers may make the column numeric (CSV)
     ):
         self.name, self.keep, self.edges, self.sample_rows, self.check_numbers = name, keep, edges, sample_rows, numbers
-        self.distinct, self.many, self.rows, self.present = pd.Series([], dtype=object), False, 0, 0
+        self.distinct, self.many, self.rows, self.present = _NONE, False, 0, 0
         self.typed, self.text, self.numbers, self.unique, self.integral = True, True, True, True, True
         self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
         self.occupied = np.zeros(max(len(edges) - 1, 0), bool) if edges is not None else None
@@ -288,8 +292,8 @@ class ColumnFit:
         start: int,     # the batch's first row, counted over the whole table
     ):
         "Gather what this batch says about the column."
-        here = s.notna().to_numpy()
-        v, self.rows = s[here], self.rows + len(s)
+        here = ~pd.isna(s.to_numpy())
+        v, self.rows = s if here.all() else s[here], self.rows + len(s)      # (no copy when nothing is missing)
         if not len(v): return
         self.present += len(v)
         u = None                                                                          # the distinct texts

@@ -37,7 +37,7 @@ def mark_missing(
 ) -> tuple:             # the batch with those cells missing, and how many cells each spelling marked
     "Text cells spelled as one of `spellings` become missing values."
     if not spellings: return df, {}
-    text = [c for c in df.columns if pd.api.types.is_string_dtype(df[c]) or pd.api.types.is_object_dtype(df[c])]
+    text = [c for c, t in df.dtypes.items() if pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t)]   # by dtype: fast
     na = df[text].isin(list(spellings)).to_numpy()
     if not na.any(): return df, {}
     counts = pd.Series(df[text].to_numpy()[na]).value_counts()
@@ -50,10 +50,10 @@ def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
     "A text column of numbers as numbers, or an error naming the table, the column and the first value that is not one."
     s = df[col]
     try:
-        codes, uniq = pd.factorize(s)                     # each distinct text converted once: the same numbers, faster
-        f = pd.to_numeric(pd.Series(uniq, dtype=s.dtype))
+        codes, uniq = pd.factorize(s.to_numpy())         # each distinct text converted once: the same numbers, faster
+        f = np.asarray(pd.to_numeric(uniq if s.dtype == object else pd.Series(uniq, dtype=s.dtype)))
         if len(uniq) > len(s) // 4 or f.dtype.kind not in 'if': return pd.to_numeric(s)
-        v = f.to_numpy()[codes]
+        v = f[codes]
         if (codes < 0).any(): v = np.where(codes < 0, np.nan, v.astype(float))
         return pd.Series(v, index=s.index, name=s.name)
     except (ValueError, TypeError):
@@ -108,7 +108,9 @@ class Source:
             if count:
                 for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
             if self.presence: df = present_items(df, self.presence, self.name)
-            if self.numbers: df = df.assign(**{c: _numbers(self.name, df, c) for c in self.numbers if c not in self.presence})
+            if self.numbers:                                  # one new frame (setting columns one by one is slow when wide)
+                conv = {c: _numbers(self.name, df, c) for c in self.numbers if c not in self.presence}
+                df = pd.DataFrame({c: conv[c] if c in conv else df[c] for c in df.columns}, index=df.index)
             yield df
 
 # %% ../nbs/04_streaming.ipynb #56ef58fa
@@ -372,7 +374,7 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     if len(first) > len(header):                                    # pandas would take the first fields as row labels
         raise ValueError(f'{name}: line {lines.line_num:,} has {len(first)} fields, but the first line names '
                          f'{len(header)} columns')
-    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=str, encoding='utf-8-sig', na_filter=False,
+    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=object, encoding='utf-8-sig', na_filter=False,
                    index_col=False)
     def read(rows):
         try:
@@ -592,6 +594,8 @@ def read_table(
     source = open_table(spec, data_dir, na_values)
     if source.csv: fit_table(source)                          # a first pass finds the columns that hold numbers
     df = pd.concat(list(source.batches(count=not source.csv)), ignore_index=True)
+    if source.csv:                                            # text read as Python strings (faster): pandas' text type here
+        df = df.assign(**{c: pd.Series(df[c].to_numpy(), index=df.index, dtype=str) for c in df.columns if df[c].dtype == object})
     df.attrs['missing'] = dict(source.missing)
     return df
 
