@@ -224,12 +224,13 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
 # %% ../nbs/02_encoding.ipynb #e30f22a2
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
-    try: codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    text = pd.api.types.is_string_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype)
+    try: codes, uniq = pd.factorize(s.to_numpy() if text else s, use_na_sentinel=True)   # text: as Python strings (fast)
     except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
         raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
                          'not a list, dict or array') from None
-    uniq = pd.Index(uniq)
-    try: order = np.argsort(uniq.to_numpy(), kind='stable') if len(uniq) else np.arange(0)
+    if not (text and all(isinstance(u, str) for u in uniq)): uniq = pd.Index(uniq)   # else an array of texts as it is
+    try: order = np.argsort(np.asarray(uniq), kind='stable') if len(uniq) else np.arange(0)
     except TypeError: order = np.argsort(np.array([_label(u) for u in uniq], dtype=object), kind='stable')
     labels = [_label(u) for u in uniq[order]]
     if len(set(labels)) < len(labels):
