@@ -254,7 +254,8 @@ STRAYS = 3              # a column of numbers with at most this many other texts
 # %% ../nbs/02_encoding.ipynb #c7c4f129
 def _distinct(v: pd.Series):
     "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
-    if not isinstance(v.dtype, pd.CategoricalDtype): return pd.unique(v)
+    if not isinstance(v.dtype, pd.CategoricalDtype):                  # text: as Python strings (fast)
+        return pd.unique(v.to_numpy() if pd.api.types.is_string_dtype(v.dtype) else v)
     c = v.cat.codes.to_numpy()
     return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
 
