@@ -179,7 +179,7 @@ class _Parser(argparse.ArgumentParser):
 # %% ../nbs/12_cli.ipynb #aafc0236
 _MINE_HELP = ("Mine association rules. Every rule returned passes these checks on exact counts: verified (confidence at "
               "least --min-confidence, support at least --min-support when given); informative (lift at least "
-              "--min-lift); frequent (its antecedent in at least --floor of the rows); significant (Fisher's exact test "
+              "--min-lift); frequent (its antecedent in at least --floor of the rows, a single item at most half its feature's share); significant (Fisher's exact test "
               "against independence, corrected for the whole search space: family-wise error rate --alpha); productive "
               "(every antecedent item raises the consequent, at level --productive); better than its parents (by "
               "--margin of confidence). Each antecedent length is counted exactly where that costs at most --budget "

@@ -547,7 +547,7 @@ def mine_levels(
 ) -> tuple:                  # ([`RuleCounts` of the rules that pass every check, by length], [`LengthReport` by length])
     "Rules of every antecedent length up to `depth`: each length counted, or proposed by the model, then checked."
     grow, D, n = checks.ante_ok & ~checks.dominant, len(checks.fo), checks.n
-    sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floor))[:, None]   # from half the floor: see the text
+    sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floors))[:, None]  # from half the floor: see the text
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
     for L in range(1, depth + 1):
@@ -556,7 +556,7 @@ def mine_levels(
                                 lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth))
         if path == 'model' and model is None:
             raise ValueError(f'antecedents of length {L} need the model ({why}); give a model, or method="exact"')
-        held = support >= checks.floor
+        held = checks.frequent(sets, support)
         if path == 'model':
             net, margins = model()
             rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
@@ -682,7 +682,7 @@ def _loosen(
                  min_confidence=(~at_least(nAC, nA, th['min_confidence'], 'min_confidence'), nAC / np.maximum(nA, 1)),
                  min_lift=(~at_least(n * nAC, nA * nC, th['min_lift'], 'min_lift', high=np.inf),
                            n * nAC / np.maximum(nA * nC, 1)),
-                 floor=(nA < checks.floor, nA / n))
+                 floor=(~checks.frequent(a[:, None], nA), nA / n))
     level = p * checks.depth * checks.spaces[0] * 1.001                    # the test's level that would pass each
     groups = {}
     for i in np.flatnonzero((nAC > 0) & ~checks.dominant[a] & ~checks.dominant[c]):   # near-constant items stay out
@@ -734,7 +734,7 @@ def missed_rules(
     got: RuleCounts,     # the one-item rules a run returned
 ) -> tuple:              # (how many of the exact set's one-item rules `got` lacks, how many there are, one of them)
     "The one-item rules that pass every check, counted exactly (one blocked product), that a run did not return."
-    sets = np.flatnonzero(checks.ante_ok & ~checks.dominant & (checks.counts >= checks.floor))[:, None]
+    sets = np.flatnonzero(checks.ante_ok & ~checks.dominant & (checks.counts >= checks.floors))[:, None]
     r = exact_level(checks, sets, checks.counts[sets[:, 0]])[0]
     r = r.take(np.flatnonzero(checks.drops(r) == None))
     D = len(checks.fo)

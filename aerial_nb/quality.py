@@ -591,6 +591,8 @@ class Checks:
         self.dominant = at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
         self.need = min_count(th['min_support'], self.n, 'min_support') if th['min_support'] else 1
         self.floor = min_count(th['floor'], self.n, 'floor')
+        values = np.bincount(self.fo)[self.fo]                              # each item's feature: how many values it has
+        self.floors = np.minimum(self.floor, -(-self.n // (2 * values)))    # a one-item antecedent: at most half a value's share
         self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces] if th['alpha'] else [1.0] * self.depth   # 0: no test
     def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
 
@@ -615,13 +617,23 @@ def productive(self: Checks, r: RuleCounts) -> np.ndarray:
         ok &= fisher_greater(r.nAC, r.nA, nBC, nB) <= self.th['productive']
     return ok
 
+# %% ../nbs/05_quality.ipynb #3c4e5bf4
+@patch
+def frequent(self: Checks,
+    ante,      # (r, L) antecedents
+    nA,        # (r,) rows holding each
+) -> np.ndarray:   # (r,) bool
+    "Whether each antecedent holds the floor: `floor` of the rows, a single item at most half its feature's share (`floors`)."
+    return np.asarray(nA) >= (self.floors[np.asarray(ante)[:, 0]] if np.shape(ante)[1] == 1 else self.floor)
+
+
 # %% ../nbs/05_quality.ipynb #88fd3d2f
 @patch
 def drops(self: Checks, r: RuleCounts) -> np.ndarray:
     "(r,) the check of `REMOVED` that drops each rule past the thresholds (None where every check passes)."
     L, why = r.ante.shape[1], np.full(len(r), None, object)
     why[self.dominant[r.ante].any(1) | self.dominant[r.cons]] = 'near_constant'
-    why[(why == None) & (r.nA < self.floor)] = 'floor'
+    why[(why == None) & ~self.frequent(r.ante, r.nA)] = 'floor'
     tests = [('significance', lambda q: fisher_greater(q.nAC, q.nA, self.counts[q.cons], self.n) <= self.alphas[L - 1])]
     if L > 1: tests += [('productive', self.productive), ('margin', self.beats_parents)]
     for name, test in tests:
