@@ -207,8 +207,9 @@ def dense_counts(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
     head: float = HEAD,      # share of the rows counted at a time (on tables of at least `HEAD_ROWS` rows)
 ) -> tuple:                  # (r, c, nAC): the pairs (sets[r], item c) that may pass, their exact counts
-    ("Every pair of an antecedent and an allowed consequent of another feature that may pass the thresholds, with its exact count: on a long table counted a share of the "
-     "rows at a time, dropping each pair that cannot reach the thresholds even with every later row of its antecedent.")
+    ("Every pair of an antecedent and an allowed consequent of another feature that may pass the thresholds, with its "
+     "exact count: on a long table counted a share of the rows at a time, dropping each pair that cannot reach the "
+     "thresholds even with every later row of its antecedent.")
     worth = checks.n >= PLAIN_ROWS and checks.n * len(sets) * len(checks.fo) >= BASIS_WORK
     basis = set_basis(checks, sets) if worth else None                      # made once, used on every share
     count_on = lambda bits, nA: pair_counts(checks, sets, nA, bits, memory_mb, basis)

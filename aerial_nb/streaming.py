@@ -595,7 +595,8 @@ def read_table(
     if source.csv: fit_table(source)                          # a first pass finds the columns that hold numbers
     df = pd.concat(list(source.batches(count=not source.csv)), ignore_index=True)
     if source.csv:                                            # text read as Python strings (faster): pandas' text type here
-        df = df.assign(**{c: pd.Series(df[c].to_numpy(), index=df.index, dtype=str) for c in df.columns if df[c].dtype == object})
+        df = pd.DataFrame({c: pd.Series(df[c].to_numpy(), index=df.index, dtype=str) if df[c].dtype == object else df[c]
+                           for c in df.columns}, index=df.index)           # one new frame, as `Source.batches` makes
     df.attrs['missing'] = dict(source.missing)
     return df
 
