@@ -354,7 +354,7 @@ class Calibration:
         codes: np.ndarray,       # (n, k) the training rows as codes (`Encoder.codes`)
         enc: Encoder,            # their encoder
         depth: int = 2,          # antecedent lengths asked about: 1..depth
-        floor: float = FLOOR,    # probe antecedents hold in at least this share of rows
+        floor: float = FLOOR,    # probe antecedents hold in at least this share of rows (one item: see `Checks.floors`)
         ante_ok=None,            # (D,) bool: items allowed in antecedents (default all)
         seed: int = 0,           # draws the probe rows and antecedents
         probes: int = PROBES,    # probe antecedents of each length, at most
@@ -366,12 +366,14 @@ class Calibration:
         self.enc, self.fo = enc, np.asarray(enc.feature_of)
         self.ante_ok = ante_ok = np.ones(enc.n_items, bool) if ante_ok is None else np.asarray(ante_ok, bool)
         least = max(1, math.ceil(floor * len(codes)))
+        least1 = np.minimum(least, -(-len(codes) // (2 * np.bincount(self.fo)[self.fo])))   # one item: as `Checks.floors`
         marg = item_counts(bits) / len(codes)                  # each item's share of the rows
         self.sets, self.targets, self.structure = [], [], []
         for L in range(1, depth + 1):
             cand = _probe_sets(codes, enc, L, ante_ok, rng, probes)
             nA = itemset_counts(bits, cand) if len(cand) else np.zeros(0, np.int64)
-            cand, nA = cand[nA >= least], nA[nA >= least]
+            held = nA >= (least1[cand[:, 0]] if L == 1 else least)
+            cand, nA = cand[held], nA[held]
             if len(cand) > probes:
                 pick = np.sort(rng.choice(len(cand), probes, replace=False)); cand, nA = cand[pick], nA[pick]
             t = s = None
@@ -428,7 +430,7 @@ def structure_error(self: Calibration, model: Model, errors: list = None) -> flo
 @patch
 def __call__(self: Calibration, model: Model):
     ("Training's stop: 'converged' once neither the distance nor the error on the table's structure has improved by "
-     "`TOLERANCE` in `PATIENCE` checks.")
+     "`TOLERANCE` in `PATIENCE` checks; never without a probe antecedent (nothing measured: training runs to its budget).")
     errors = self.errors(model)
     d, s = self.distance(model, errors), self.structure_error(model, errors)
     self.history.append(d)
@@ -436,7 +438,7 @@ def __call__(self: Calibration, model: Model):
     self.best, self.best_structure = min(self.best, d), float(np.fmin(self.best_structure, s))  # fmin: a nan leaves it
     self.waiting = 0 if better else self.waiting + 1
     self.postfix = dict(distance=f'{d:.4f}', **({'structure': f'{s:.4f}'} if s == s else {}))
-    return 'converged' if self.waiting >= PATIENCE else None
+    return 'converged' if self.waiting >= PATIENCE and any(map(len, self.sets)) else None
 
 # %% ../nbs/08_mining.ipynb #682091fc
 GATE_SLACK = 0.05   # the gate opens this much wider than the model's worst under-estimate on the probes
