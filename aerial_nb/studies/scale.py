@@ -229,8 +229,9 @@ def recount(
     table,                 # a Parquet file of categorical columns
     rules: pd.DataFrame,   # rules with antecedents and consequents as sets of `feature=value` names
     rows: int = CHUNK_ROWS,# rows per batch
-) -> pd.DataFrame:         # support, confidence and lift of each rule, by brute force
-    "Each rule's support, confidence and lift, counted with boolean masks over the table's rows."
+) -> pd.DataFrame:         # support, confidence, lift and values of each rule, by brute force; attrs['rows']
+    ("Each rule's support, confidence and lift, counted with boolean masks over the table's rows; and for a one-item "
+     "antecedent, how many values its feature holds (0 for a longer one).")
     import pyarrow.parquet as pq
     items = sorted({i for a, c in zip(rules.antecedents, rules.consequents) for i in a | c})
     at = {it: k for k, it in enumerate(items)}
@@ -238,7 +239,7 @@ def recount(
     ante = np.array([[at[i] for i in sorted(a)] + [len(items)] * (width - len(a)) for a in rules.antecedents],
                     np.int64).reshape(-1, width)
     cons = np.array([at[next(iter(c))] for c in rules.consequents], np.int64)
-    nA, nC, nAC, n = np.zeros(len(rules)), np.zeros(len(rules)), np.zeros(len(rules)), 0
+    nA, nC, nAC, n, seen = np.zeros(len(rules)), np.zeros(len(rules)), np.zeros(len(rules)), 0, {}
     cols = sorted({i.split('=', 1)[0] for i in items})
     for batch in pq.ParquetFile(table).iter_batches(rows, columns=cols or None):
         df = batch.to_pandas()
@@ -247,21 +248,29 @@ def recount(
                           + [np.ones(len(df), bool)])
         a = holds[ante].all(1)
         nA += a.sum(1); nC += holds[cons].sum(1); nAC += (a & holds[cons]).sum(1); n += len(df)
+        for c in cols: seen.setdefault(c, set()).update(df[c].dropna().unique().tolist())
     with np.errstate(divide='ignore', invalid='ignore'):
-        return pd.DataFrame({'antecedent support': nA / n, 'support': nAC / n, 'confidence': nAC / nA,
-                             'lift': n * nAC / (nA * nC)})
+        out = pd.DataFrame({'antecedent support': nA / n, 'support': nAC / n, 'confidence': nAC / nA,
+                            'lift': n * nAC / (nA * nC),
+                            'values': [len(seen[next(iter(a)).split('=', 1)[0]]) if len(a) == 1 else 0
+                                       for a in rules.antecedents]})
+    out.attrs['rows'] = n
+    return out
 
 # %% ../../nbs/studies/04_scale.ipynb #8a521259
 def holds(
     table,                 # a Parquet file
     rules: pd.DataFrame,   # a miner's rules with its support, confidence and lift
 ) -> dict:                 # holds (share of rules meeting the defaults' thresholds on the recount), metric_error (largest difference to the miner's)
-    ("Whether returned rules hold on the table (antecedent support, confidence, lift at aerial_nb's defaults), "
-     "recounted by brute force.")
+    ("Whether returned rules hold on the table (antecedent support, confidence, lift at aerial_nb's defaults; a one-item "
+     "antecedent at most half its feature's even share, as `Checks.floors`), recounted by brute force.")
     if not len(rules): return dict(holds=float('nan'), metric_error=float('nan'))
     got = recount(table, rules)
     t = default_thresholds()
-    ok = ((got['antecedent support'] >= t['floor']) & (got.confidence >= t['min_confidence'])
+    n, k = got.attrs['rows'], got['values'].to_numpy()
+    floor = min_count(t['floor'], n)
+    least = np.where(k > 0, np.minimum(floor, -(-n // (2 * np.maximum(k, 1)))), floor)    # rows an antecedent needs
+    ok = ((got['antecedent support'] * n >= least - 1e-6) & (got.confidence >= t['min_confidence'])
           & (got.lift >= t['min_lift']))
     return dict(holds=float(ok.mean()),
                 metric_error=float(np.nanmax(np.abs(got[['support', 'confidence', 'lift']].to_numpy()
