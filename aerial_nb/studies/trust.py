@@ -13,7 +13,7 @@ import pandas as pd
 from ..encoding import Encoder, encode
 from ..datasets import load_uci, UCI_DATASETS
 from ..bitsets import index_sets, key_jaccard, min_count, row_ids, rule_keys
-from ..quality import (FLOOR, MIN_CONFIDENCE, MIN_LIFT, Checks, check_thresholds, explained, fisher_greater,
+from ..quality import (MIN_CONFIDENCE, MIN_LIFT, Checks, check_thresholds, explained, fisher_greater,
                                rule_counts, rule_metrics, verified)
 from ..mining import MiningWarning, find_rules, mine, rule_items
 from .harness import (json_records, labelled, markdown_table, pyaerial_rules, read_results,
@@ -107,12 +107,15 @@ def run_fpgrowth(
     target=None,        # the class column, for class rules
     seed: int = 0,      # unused: FP-Growth draws nothing
 ) -> dict:              # ante, cons, seconds, encoding, found (rules pyfim found)
-    "FP-Growth (pyfim) for every rule whose antecedent holds the floor, each then put to the default mode's checks."
+    ("FP-Growth (pyfim) for every rule whose antecedent holds the smallest floor of the checks (`Checks.floors`), each "
+     "then put to the default mode's checks.")
     t0 = time.perf_counter()
     enc, X = encode(df)
     ante_ok, cons_ok = rule_items(enc, target=target)
-    ante, cons = fim_rules(X, FLOOR, MIN_CONFIDENCE, body=True, cons_ok=None if target is None else cons_ok)
-    checks, size, keep = Checks(X, enc, 2, ante_ok, cons_ok), (ante >= 0).sum(1), np.zeros(len(cons), bool)
+    checks = Checks(X, enc, 2, ante_ok, cons_ok)
+    least = (checks.floors.min() - 0.5) / len(X)                   # a share of exactly the fewest rows any antecedent needs
+    ante, cons = fim_rules(X, least, MIN_CONFIDENCE, body=True, cons_ok=None if target is None else cons_ok)
+    size, keep = (ante >= 0).sum(1), np.zeros(len(cons), bool)
     for L in (1, 2):                                              # the checks take one antecedent length at a time
         rows = np.flatnonzero(size == L)
         keep[rows] = checks.passes(ante[rows, :L], cons[rows])
