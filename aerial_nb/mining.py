@@ -22,7 +22,7 @@ from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
-                               data_bits, fisher_greater, itemset_frame, rule_counts, rule_set_summary, rule_text)
+                               data_bits, fisher_greater, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
 from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -366,7 +366,7 @@ class Calibration:
         self.enc, self.fo = enc, np.asarray(enc.feature_of)
         self.ante_ok = ante_ok = np.ones(enc.n_items, bool) if ante_ok is None else np.asarray(ante_ok, bool)
         least = max(1, math.ceil(floor * len(codes)))
-        least1 = np.minimum(least, -(-len(codes) // (2 * np.bincount(self.fo)[self.fo])))   # one item: as `Checks.floors`
+        least1 = item_floors(np.bincount(self.fo)[self.fo], len(codes), least)   # one item: as `Checks.floors`
         marg = item_counts(bits) / len(codes)                  # each item's share of the rows
         self.sets, self.targets, self.structure = [], [], []
         for L in range(1, depth + 1):

@@ -26,7 +26,8 @@ __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS',
            'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame',
            'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits',
            'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater',
-           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'Checks', 'explained']
+           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks',
+           'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -564,6 +565,16 @@ class RuleCounts:
 # %% ../nbs/05_quality.ipynb #6d78a363
 REMOVED = ('near_constant', 'floor', 'significance', 'productive', 'margin')   # the checks after the thresholds, in order
 
+# %% ../nbs/05_quality.ipynb #4dd92d83
+def item_floors(
+    values,       # (D,) how many values each item's feature has
+    n: int,       # rows of the table
+    least: int,   # rows the floor asks of any antecedent
+) -> np.ndarray:  # (D,) rows a one-item antecedent of each item needs
+    "The floor of a one-item antecedent: `least` rows, at most half the rows of a value of its feature spread evenly."
+    return np.minimum(least, -(-n // (2 * np.asarray(values))))
+
+
 # %% ../nbs/05_quality.ipynb #8f9628d7
 class Checks:
     "The checks of a table's rules on exact counts (see the text): a rule passes them or not, whichever path proposed it."
@@ -591,8 +602,7 @@ class Checks:
         self.dominant = at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
         self.need = min_count(th['min_support'], self.n, 'min_support') if th['min_support'] else 1
         self.floor = min_count(th['floor'], self.n, 'floor')
-        values = np.bincount(self.fo)[self.fo]                              # each item's feature: how many values it has
-        self.floors = np.minimum(self.floor, -(-self.n // (2 * values)))    # a one-item antecedent: at most half a value's share
+        self.floors = item_floors(np.bincount(self.fo)[self.fo], self.n, self.floor)   # one item: by its feature's values
         self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces] if th['alpha'] else [1.0] * self.depth   # 0: no test
     def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
 

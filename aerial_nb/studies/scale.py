@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..bitsets import at_least, code_bits, min_count
 from ..encoding import Encoder
-from ..quality import Checks, check_thresholds
+from ..quality import Checks, check_thresholds, item_floors
 from ..streaming import CHUNK_ROWS, peak_memory_mb
 from ..synthetic import planted_score, read_planted, synthetic_table
 from .harness import json_records, markdown_table, pyaerial_rules, read_results, write_results
@@ -269,7 +269,7 @@ def holds(
     t = default_thresholds()
     n, k = got.attrs['rows'], got['values'].to_numpy()
     floor = min_count(t['floor'], n)
-    least = np.where(k > 0, np.minimum(floor, -(-n // (2 * np.maximum(k, 1)))), floor)    # rows an antecedent needs
+    least = np.where(k > 0, item_floors(np.maximum(k, 1), n, floor), floor)          # rows an antecedent needs
     ok = ((got['antecedent support'] * n >= least - 1e-6) & (got.confidence >= t['min_confidence'])
           & (got.lift >= t['min_lift']))
     return dict(holds=float(ok.mean()),
