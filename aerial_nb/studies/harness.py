@@ -15,8 +15,8 @@ import pandas as pd
 from ..encoding import Encoder
 
 # %% auto #0
-__all__ = ['CORE_PACKAGES', 'HEADER', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'transactions', 'json_records',
-           'markdown_table', 'write_results', 'read_results']
+__all__ = ['CORE_PACKAGES', 'HEADER', 'others_cpu', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'transactions',
+           'json_records', 'markdown_table', 'write_results', 'read_results']
 
 # %% ../../nbs/studies/00_harness.ipynb #5faafe60
 CORE_PACKAGES = ('aerial_nb', 'torch', 'numpy', 'pandas')   # recorded with every result
@@ -26,15 +26,40 @@ def _version(p: str) -> str | None:
     try: return metadata.version(p)
     except metadata.PackageNotFoundError: return None
 
+# %% ../../nbs/studies/00_harness.ipynb #586ec8dc
+def _cpu_seconds() -> tuple:
+    "Wall clock, the machine's busy CPU seconds (all processes, `/proc/stat`; None elsewhere) and this process's (its children included)."
+    t = os.times()
+    try:
+        with open('/proc/stat') as f: ticks = f.readline().split()[1:]
+        busy = (sum(map(int, ticks[:3])) + sum(map(int, ticks[5:8]))) / os.sysconf('SC_CLK_TCK')  # user nice system irq softirq steal
+    except (OSError, ValueError, AttributeError): busy = None
+    return time.monotonic(), busy, t.user + t.system + t.children_user + t.children_system
+
+_START = _cpu_seconds()   # when the studies' harness was imported: a study's run starts about then
+
+
+# %% ../../nbs/studies/00_harness.ipynb #bd228844
+def others_cpu(
+    since: tuple = None,  # a `_cpu_seconds()` reading (default: when the harness was imported)
+) -> float | None:        # 0 (the machine ran nothing else) to 1 (other processes kept every core busy)
+    "The share of the machine's CPU capacity that processes other than this one (and its children) used since `since`."
+    (t0, b0, o0), (t1, b1, o1) = since or _START, _cpu_seconds()
+    if b0 is None or b1 is None or t1 <= t0: return None
+    return round(min(max((b1 - b0 - (o1 - o0)) / ((t1 - t0) * os.cpu_count()), 0.0), 1.0), 3)
+
+
 # %% ../../nbs/studies/00_harness.ipynb #c53693d8
 def machine_info(
     packages=(),   # the other packages a study ran (its baselines), whose versions count too
-) -> dict:         # platform, processor, cpus, python, packages (name -> version, None when not installed)
-    ("Where a result was measured: OS, CPU, cores, Python, and the versions of aerial_nb, torch, numpy, "
-     "pandas and `packages`.")
+) -> dict:         # platform, processor, cpus, python, packages (name -> version, None when not installed), others_cpu
+    ("Where a result was measured: OS, CPU, cores, Python, the versions of aerial_nb, torch, numpy, pandas and "
+     "`packages`, and `others_cpu`: the share of the machine's CPU time that other processes took since the harness "
+     "was imported (None where the system does not say).")
     return dict(platform=platform.platform(), processor=platform.processor() or platform.machine(),
                 cpus=os.cpu_count(), python=platform.python_version(),
-                packages={p: _version(p) for p in dict.fromkeys([*CORE_PACKAGES, *packages])})
+                packages={p: _version(p) for p in dict.fromkeys([*CORE_PACKAGES, *packages])}, others_cpu=others_cpu())
+
 
 # %% ../../nbs/studies/00_harness.ipynb #fcafcd6f
 def best_of(
@@ -142,7 +167,8 @@ def write_results(
     m = head['machine']
     pk = ', '.join(f'{k} {v}' for k, v in m['packages'].items() if v)
     lines = [f'# {title}', '', f"Created {head['created']}" + (f" by `{note}`" if note else '') + '.', '',
-             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}.", '',
+             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}." +
+             (f" Other processes took {m['others_cpu']:.0%} of its CPU time during the run." if m.get('others_cpu') is not None else ''), '',
              markdown.strip(), '']
     (folder/f'{name}.md').write_text('\n'.join(lines))
     return folder/f'{name}.json', folder/f'{name}.md'
