@@ -206,6 +206,11 @@ class Encoder:
 # %% ../nbs/02_encoding.ipynb #740c0499
 def _is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
+def _numpy_backed(s: pd.Series) -> bool:
+    ("Whether `s.to_numpy()` is free: NumPy columns and pandas' Python-string text. Arrow text and categories "
+     "would be copied out as Python objects, slower than their own methods (`notna`, `unique`, `factorize`).")
+    return isinstance(s.dtype, np.dtype) or getattr(s.dtype, 'storage', None) == 'python'
+
 
 # %% ../nbs/02_encoding.ipynb #f7e274c5
 def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -225,7 +230,7 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
     text = pd.api.types.is_string_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype)
-    try: codes, uniq = pd.factorize(s.to_numpy() if text else s, use_na_sentinel=True)   # text: as Python strings (fast)
+    try: codes, uniq = pd.factorize(s.to_numpy() if _numpy_backed(s) else s, use_na_sentinel=True)
     except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
         raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
                          'not a list, dict or array') from None
@@ -254,8 +259,7 @@ STRAYS = 3              # a column of numbers with at most this many other texts
 # %% ../nbs/02_encoding.ipynb #c7c4f129
 def _distinct(v: pd.Series):
     "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
-    if not isinstance(v.dtype, pd.CategoricalDtype):                  # text: as Python strings (fast)
-        return pd.unique(v.to_numpy() if pd.api.types.is_string_dtype(v.dtype) else v)
+    if not isinstance(v.dtype, pd.CategoricalDtype): return pd.unique(v.to_numpy() if _numpy_backed(v) else v)
     c = v.cat.codes.to_numpy()
     return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
 
@@ -294,7 +298,7 @@ class ColumnFit:
         start: int,     # the batch's first row, counted over the whole table
     ):
         "Gather what this batch says about the column."
-        here = ~pd.isna(s.to_numpy())
+        here = ~pd.isna(s.to_numpy()) if _numpy_backed(s) else s.notna().to_numpy()
         v, self.rows = s if here.all() else s[here], self.rows + len(s)      # (no copy when nothing is missing)
         if not len(v): return
         self.present += len(v)
