@@ -16,10 +16,10 @@ from fastcore.meta import delegates
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF', 'check_names', 'check_flag',
-           'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder', 'ColumnFit',
-           'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions',
-           'present_items', 'transactions']
+__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF', 'check_names',
+           'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder',
+           'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode',
+           'is_transactions', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -206,6 +206,8 @@ class Encoder:
 # %% ../nbs/02_encoding.ipynb #740c0499
 def _is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
+NUMPY_ROWS = 2048   # a text column this short is coded through NumPy whatever holds it: less overhead than Arrow's
+
 def _numpy_backed(s: pd.Series) -> bool:
     ("Whether `s.to_numpy()` is free: NumPy columns and pandas' Python-string text. Arrow text and categories "
      "would be copied out as Python objects, slower than their own methods (`notna`, `unique`, `factorize`).")
@@ -230,7 +232,8 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
     text = pd.api.types.is_string_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype)
-    try: codes, uniq = pd.factorize(s.to_numpy() if _numpy_backed(s) else s, use_na_sentinel=True)
+    try: codes, uniq = pd.factorize(s.to_numpy() if _numpy_backed(s) or (text and len(s) <= NUMPY_ROWS) else s,
+                                 use_na_sentinel=True)
     except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
         raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
                          'not a list, dict or array') from None
