@@ -65,9 +65,11 @@ def _cost(path: Path, skip: set, forced: set) -> int:
 
 
 def pytest_collection_modifyitems(config, items):
-    "The longest notebooks come first: under `-n 2` the two longest start at once, on different workers."
+    ("The test modules come first (their subprocess tests take about as long as the longest notebooks), then the "
+     "notebooks, longest first: under `-n 2` the long files start early, on different workers, and the short ones "
+     "fill in at the end.")
     skip, forced = _flags(config)
-    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else 0, reverse=True)
+    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else float('inf'), reverse=True)
 
 
 @pytest.hookimpl(optionalhook=True)
