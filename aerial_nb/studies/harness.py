@@ -28,7 +28,8 @@ def _version(p: str) -> str | None:
 
 # %% ../../nbs/studies/00_harness.ipynb #586ec8dc
 def _cpu_seconds() -> tuple:
-    "Wall clock, the machine's busy CPU seconds (all processes, `/proc/stat`; None elsewhere) and this process's (its children included)."
+    ("Wall clock, the machine's busy CPU seconds (all processes, `/proc/stat`; None elsewhere) and this process's "
+     "(its finished children included).")
     t = os.times()
     try:
         with open('/proc/stat') as f: ticks = f.readline().split()[1:]
@@ -166,9 +167,9 @@ def write_results(
     (folder/f'{name}.json').write_text(json.dumps({**head, **record}, indent=1, allow_nan=False) + '\n')
     m = head['machine']
     pk = ', '.join(f'{k} {v}' for k, v in m['packages'].items() if v)
+    busy = f" Other processes took {m['others_cpu']:.0%} of its CPU time during the run." if m.get('others_cpu') is not None else ''
     lines = [f'# {title}', '', f"Created {head['created']}" + (f" by `{note}`" if note else '') + '.', '',
-             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}." +
-             (f" Other processes took {m['others_cpu']:.0%} of its CPU time during the run." if m.get('others_cpu') is not None else ''), '',
+             f"Machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, Python {m['python']}. Packages: {pk}.{busy}", '',
              markdown.strip(), '']
     (folder/f'{name}.md').write_text('\n'.join(lines))
     return folder/f'{name}.json', folder/f'{name}.md'
