@@ -5,7 +5,9 @@ Cells flagged with a test flag from `settings.ini` (`tst_flags`, e.g. `#| slow`)
 (or the environment variable `AERIAL_NB_TEST_FLAGS="slow"`) asks for them; `#| eval: false` cells never run. Like
 nbdev's runner, the closing `nbdev_export()` cell does not run either: it would rewrite the library under the tests.
 The kernel imports aerial_nb from this checkout first, and draws with Jupyter's inline matplotlib backend even when
-`MPLBACKEND` is set for the command line tools.
+`MPLBACKEND` is set for the command line tools. Under pytest-xdist (`-n N`) each worker's kernels get the machine's
+cores divided among the workers as their BLAS/OpenMP threads (unless the environment sets them): N workers each
+running PyTorch and NumPy on every core would oversubscribe the machine and slow every test down.
 """
 import os, re, shutil, sys
 from pathlib import Path
@@ -18,6 +20,14 @@ ROOT = Path(__file__).parent
 def pytest_addoption(parser):
     parser.addoption('--flags', default=os.environ.get('AERIAL_NB_TEST_FLAGS', ''),
                      help='space separated test flags whose cells run too (e.g. "slow")')
+
+
+def pytest_configure(config):
+    "Under `-n N`, a worker (and the kernels and processes it starts) uses its share of the cores, not all of them."
+    workers = int(os.environ.get('PYTEST_XDIST_WORKER_COUNT', '1'))
+    if workers > 1:
+        share = str(max(1, (os.cpu_count() or 1) // workers))
+        for name in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'): os.environ.setdefault(name, share)
 
 
 def pytest_sessionstart(session):

@@ -297,7 +297,8 @@ def check_targets(
 def antecedent_sweep(
     datasets: list = None,      # UCI dataset names (default: all five)
     antecedents=(1, 2, 3),      # values of a
-    exhaustive_max: int = 3,    # run FP-Growth and HMine only for a up to this
+    exhaustive_max: int = 3,    # run the exhaustive methods only for a up to this
+    exhaustive=('FP-Growth', 'HMine'),  # which of them
     seed: int = 0,
     data_dir: str = None,
 ) -> pd.DataFrame:              # dataset, method, antecedents, rules, time_s, min_support
@@ -315,7 +316,7 @@ def antecedent_sweep(
                 if a <= exhaustive_max:
                     runs += [(m, mine_exhaustive(X, min_support, max_antecedents=a,
                                                  algorithm=m.lower().replace('-', '')))
-                             for m in ('FP-Growth', 'HMine')]
+                             for m in exhaustive]
                 rows += [dict(dataset=name, method=m, antecedents=a, rules=len(r[1]), time_s=r[2],
                               min_support=min_support) for m, r in runs]
     return pd.DataFrame(rows)
