@@ -502,6 +502,7 @@ def choose_path(
     earlier: str = None,    # the path of the length before ('model' there leaves the model to go on)
     pruned: bool = False,   # the antecedents are those with a part that raises a consequent (every one is out of reach)
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
+    full: float = None,     # a pruned length: the most multiply-adds counting every antecedent would take (None: unknown)
 ) -> tuple:                 # (path, why): 'exact', 'pruned' (counted, after pruning) or 'model'
     "The path of one antecedent length, and why: counted where that is affordable, the model's proposals where not."
     if method == 'exact': return 'exact', 'method=exact'
@@ -509,7 +510,8 @@ def choose_path(
     if earlier == 'model': return 'model', "its antecedents grow from the model's shorter ones"
     counted = 'pruned' if pruned else 'exact'
     what = ('the antecedents with a part that raises a consequent, against those consequents (every antecedent is '
-            'out of reach, so this length is not searched in full)') if pruned else 'every antecedent'
+            f"out of reach{f': up to {full:.2g} multiply-adds' if full else ''}, so this length is not searched in full; "
+            "method=exact searches it)") if pruned else 'every antecedent'
     reach = budget * (REACH if pruned else 1)       # a pruned length is counted within the reach: see the text
     if cost <= reach: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within {reach:.2g}'
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
@@ -553,10 +555,11 @@ def mine_levels(
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floors))[:, None]  # from half the floor: see the text
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
+    full = None                                                   # a pruned length's cost counted in full, at most
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
-                                lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth))
+                                lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth), full)
         if path == 'model' and model is None:
             raise ValueError(f'antecedents of length {L} need the model ({why}); give a model, or method="exact"')
         held = checks.frequent(sets, support)
@@ -578,6 +581,7 @@ def mine_levels(
                     if 2 * near.sum() > keep.sum() or (method == 'auto' and keep.sum() * D * n > budget):
                         keep, skipped = keep & ~near, int(near.sum())
                 if method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget):   # prune: see the text
+                    full = float(keep.sum() if listing else held.sum() * grow.sum()) * D * n    # at most: every extension
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))
