@@ -555,7 +555,7 @@ def mine_levels(
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floors))[:, None]  # from half the floor: see the text
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
-    full = None                                                   # a pruned length's cost counted in full, at most
+    full = None                                                   # at most, counting every extension: named if pruned
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
@@ -580,8 +580,8 @@ def mine_levels(
                     near = keep & (nxt_n < checks.floor)     # under the floor: counted to say what it cut, at most doubling
                     if 2 * near.sum() > keep.sum() or (method == 'auto' and keep.sum() * D * n > budget):
                         keep, skipped = keep & ~near, int(near.sum())
-                if method == 'auto' and (not listing or keep.sum() * D * n > REACH * budget):   # prune: see the text
-                    full = float(keep.sum() if listing else held.sum() * grow.sum()) * D * n    # at most: every extension
+                full = float(keep.sum() if listing else held.sum() * grow.sum()) * D * n
+                if method == 'auto' and (not listing or full > REACH * budget):              # prune: see the text
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(checks.keep(rules))

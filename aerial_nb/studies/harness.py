@@ -15,8 +15,8 @@ import pandas as pd
 from ..encoding import Encoder
 
 # %% auto #0
-__all__ = ['CORE_PACKAGES', 'HEADER', 'others_cpu', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules', 'transactions',
-           'json_records', 'markdown_table', 'write_results', 'read_results']
+__all__ = ['CORE_PACKAGES', 'QUIET', 'HEADER', 'others_cpu', 'machine_info', 'best_of', 'labelled', 'pyaerial_rules',
+           'transactions', 'json_records', 'markdown_table', 'write_results', 'read_results']
 
 # %% ../../nbs/studies/00_harness.ipynb #5faafe60
 CORE_PACKAGES = ('aerial_nb', 'torch', 'numpy', 'pandas')   # recorded with every result
@@ -49,6 +49,9 @@ def others_cpu(
     if b0 is None or b1 is None or t1 <= t0: return None
     return round(min(max((b1 - b0 - (o1 - o0)) / ((t1 - t0) * os.cpu_count()), 0.0), 1.0), 3)
 
+
+# %% ../../nbs/studies/00_harness.ipynb #4ba068b5
+QUIET = 0.1   # a study's times stand when other processes took less than this share of the CPU (`others_cpu`)
 
 # %% ../../nbs/studies/00_harness.ipynb #c53693d8
 def machine_info(
