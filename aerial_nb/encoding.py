@@ -205,7 +205,7 @@ class Encoder:
 
 # %% ../nbs/02_encoding.ipynb #740c0499
 def _is_numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
+    return pd.api.types.is_numeric_dtype(s) and not (pd.api.types.is_bool_dtype(s) or pd.api.types.is_complex_dtype(s))
 NUMPY_ROWS = 2048   # a text column this short is coded through NumPy whatever holds it: less overhead than Arrow's
 
 def _numpy_backed(s: pd.Series) -> bool:
@@ -734,7 +734,7 @@ def transactions(
         cols = [c for c in data.columns if _zero_one(data[c])] if presence is True else check_names(presence, 'presence')
         return present_items(data, cols) if cols else data
     if isinstance(data, pd.DataFrame):
-        return pd.DataFrame({str(c): _present(data[c].to_numpy()) for c in data.columns}, index=data.index)
+        return pd.DataFrame({str(c): _present(data[c].to_numpy(bool, na_value=False)) for c in data.columns}, index=data.index)
     if hasattr(data, 'tocsc'):
         m = data.tocsc()
         names = [f'i{j}' for j in range(m.shape[1])] if columns is None else [str(c) for c in check_names(columns, 'columns')]
