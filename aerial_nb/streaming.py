@@ -20,9 +20,10 @@ from .datasets import load_uci, weather_beverage
 from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'mark_missing', 'Source',
-           'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table',
-           'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
+           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table',
+           'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'describe_text',
+           'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -451,8 +452,13 @@ def peak_memory_mb() -> float:
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
 # %% ../nbs/04_streaming.ipynb #0c990ab1
+BAR_DELAY = 0.5   # seconds of reading before its progress bar shows
+
 def _progress(source: Source, desc: str, progress: bool):
-    return tqdm(total=source.n_rows, desc=desc, unit=' rows', unit_scale=True, disable=not progress, leave=False)
+    ("A bar over the rows read, shown once reading has taken `BAR_DELAY` seconds: a short read shows none, and a long "
+     "one starts at the rows read so far (of a total not yet known, as a CSV file's first pass has it).")
+    return tqdm(total=source.n_rows, desc=desc, unit=' rows', unit_scale=True, disable=not progress, leave=False,
+                delay=BAR_DELAY)
 
 # %% ../nbs/04_streaming.ipynb #42b00331
 def fit_table(
