@@ -27,10 +27,14 @@ def feature_softmax(
     logits: torch.Tensor,     # (n, D) decoder outputs
     feature_of: torch.Tensor, # (D,) feature index of each column, non-decreasing
     n_features: int,          # k
+    inplace: bool = False,    # overwrite `logits` with the result (no gradient): a third of the memory
 ) -> torch.Tensor:            # (n, D) probabilities; each feature's columns sum to 1
     "Softmax over each feature's block of columns, vectorized over features."
     idx = feature_of.expand(logits.shape[0], -1)
     peak = logits.new_full((logits.shape[0], n_features), -torch.inf).scatter_reduce(1, idx, logits, 'amax')
+    if inplace:
+        e = logits.sub_(peak.gather(1, idx)).exp_()
+        return e.div_(e.new_zeros(peak.shape).index_add(1, feature_of, e).gather(1, idx))
     e = torch.exp(logits - peak.gather(1, idx).detach())
     return e / e.new_zeros(peak.shape).index_add(1, feature_of, e).gather(1, idx)
 
@@ -62,7 +66,8 @@ class AutoEncoder(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         "(n, D) inputs in [0, 1] -> (n, D) per-feature probabilities."
-        return feature_softmax(self.decoder(self.encoder(x)), self.feature_of, self.n_features)
+        return feature_softmax(self.decoder(self.encoder(x)), self.feature_of, self.n_features,
+                               inplace=not torch.is_grad_enabled())        # without gradients, in the decoder's output
 
 # %% ../nbs/06_network.ipynb #a224691b
 def aerial_loss(

@@ -230,7 +230,7 @@ def dense_counts(
     return r, c, N[r, c]
 
 # %% ../nbs/08_mining.ipynb #90c5c52c
-def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_mb: float, bar) -> RuleCounts:
+def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_mb: float, bar=None) -> RuleCounts:
     "The rules of the antecedents `sets` past the thresholds, counted by `dense_counts` a chunk of antecedents at a time."
     step = max(1, int(memory_mb * 2**20) // (64 * len(checks.fo)))       # a chunk's (sets, items) arrays: a few int64 each
     parts = []
@@ -238,7 +238,7 @@ def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_m
         s = slice(s0, s0 + step)
         r, c, nAC = dense_counts(checks, sets[s], support[s], memory_mb)
         keep = checks.thresholds(support[s][r], nAC, checks.counts[c])
-        parts.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar.update(len(sets[s]))
+        parts.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar and bar.update(len(sets[s]))
     return RuleCounts.join(parts, sets.shape[1])
 
 # %% ../nbs/08_mining.ipynb #a3c00f9a
@@ -474,22 +474,21 @@ def model_level(
     for s0, _, p, _ in outputs(model, sets, memory_mb):       # each chunk counted at once: memory stays bounded
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
-        r, c = np.nonzero((p >= gate) & checks.cons_ok & ~own)
-        dense = len(r) > DENSE * own.size       # a wide gate: the chunk counted against every item, every count used
-        if dense:
-            counted += int((checks.cons_ok & ~own).sum())
-            r, c, nAC = dense_counts(checks, sets[s], support[s], memory_mb)
-        else: counted += len(r)
-        A = sets[s][r]
-        nA, nC, nAC = (support[s][r], counts[c], nAC) if dense else rule_counts(checks.bits, A, c, n)
-        ok = checks.thresholds(nA, nAC, nC)
-        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]))
         if grow is not None:
             r, j = np.nonzero((support[s][:, None] * (p + margin) >= checks.floor) & grow & ~own
                               & (np.arange(D) > sets[s][:, -1:]))
             ext = np.column_stack([sets[s][r], j])
             sup = itemset_counts(checks.bits, ext, n_rows=n) if len(ext) else np.zeros(0, np.int64)
             nxt.append(ext[sup >= checks.floor]); sups.append(sup[sup >= checks.floor])
+        gated = (p >= gate) & checks.cons_ok & ~own
+        if gated.sum() > DENSE * own.size:     # a wide gate: the chunk counted against every item, every count used
+            counted += int((checks.cons_ok & ~own).sum()); del p, gated
+            parts.append(_rules_alone(checks, sets[s], support[s], memory_mb)); continue
+        r, c = np.nonzero(gated); counted += len(r)
+        A = sets[s][r]
+        nA, nC, nAC = rule_counts(checks.bits, A, c, n)
+        ok = checks.thresholds(nA, nAC, nC)
+        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]))
     nxt = np.concatenate(nxt) if nxt else np.zeros((0, sets.shape[1] + 1), np.int64)
     sup = np.concatenate(sups) if sups else np.zeros(0, np.int64)
     return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted
