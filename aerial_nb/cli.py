@@ -35,14 +35,16 @@ __all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODI
 def whole_number(
     lo: int,        # the smallest number accepted
     hi: int = None, # the largest (None: no limit)
+    also: str = None, # a word accepted as it is (e.g. 'auto')
 ):
-    "An argparse type: a whole number from `lo` (up to `hi`), refused in one line naming the option."
+    "An argparse type: a whole number from `lo` (up to `hi`), or the word `also`, refused in one line naming the option."
     def whole(text: str) -> int:
+        if also is not None and text == also: return text
         try: v = int(text)
         except ValueError: v = None
         if v is None or v < lo or (hi is not None and v > hi):
             span = f'from {lo} to {hi}' if hi is not None else f'of at least {lo}'
-            raise argparse.ArgumentTypeError(f'must be a whole number {span}, got {text!r}')
+            raise argparse.ArgumentTypeError(f"must be {f'{also!r} or ' if also else ''}a whole number {span}, got {text!r}")
         return v
     return whole
 
@@ -66,9 +68,7 @@ _fraction, _share, _positive = _number(0, 1, True, True), _number(0, 1, True, Fa
 _rate = _number(0, 1, False, False)
 
 # %% ../nbs/12_cli.ipynb #9d5e0578
-def _bins(text: str):
-    "An argparse type: 'auto' or a whole number of bins."
-    return text if text == 'auto' else whole_number(1)(text)
+_bins = whole_number(1, also='auto')   # an argparse type: 'auto' or a whole number of bins
 
 # %% ../nbs/12_cli.ipynb #82ed3fd7
 TYPES = {   # how a library parameter reads on the command line (argparse keywords), by its name

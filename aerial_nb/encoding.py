@@ -458,6 +458,8 @@ def column_fits(
         unknown = [c for c in cols if c not in df.columns]
         if unknown:
             raise KeyError(f'{option}: unknown column(s): {unknown}; the table has {list(map(str, df.columns))[:20]}')
+    if len(df.columns) and set(df.columns) <= set(drop):
+        raise ValueError(f'drop: leaves no column of the table (it names every one: {list(map(str, df.columns))[:20]})')
     both = sorted(set(categorical) & set(numeric), key=str)
     if both: raise ValueError(f'column(s) {both} are named both categorical and numeric')
     return {col: ColumnFit(str(col), keep or max(max_categories, max_distinct, max_codes) + 1, edges.get(col), sample_rows,
