@@ -16,9 +16,9 @@ from fastcore.meta import delegates
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF', 'check_names',
-           'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges', 'Encoder',
-           'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode',
+__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF',
+           'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges',
+           'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode',
            'is_transactions', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
@@ -257,6 +257,7 @@ def _whole(f: np.ndarray) -> bool:
 
 # %% ../nbs/02_encoding.ipynb #1897d7bf
 SAMPLE_ROWS = 1 << 18   # at most this many rows (every s-th) place the edges of numeric bins
+MAX_CATEGORIES = 200    # a categorical column with more values is refused (an identifier?), and more bins than this
 STRAYS = 3              # a column of numbers with at most this many other texts: those cells are named, not the column refused
 
 # %% ../nbs/02_encoding.ipynb #c7c4f129
@@ -442,7 +443,7 @@ def column_fits(
     numeric: list = None,         # columns binned whatever their number of values
     max_distinct: int = 10,       # numeric columns with more distinct values than this are binned ...
     max_codes: int = 30,          # ... and whole-number columns with more than this many
-    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    max_categories: int = MAX_CATEGORIES, # a categorical column with more values than this is refused (an identifier?)
     numbers: bool = False,        # text columns whose every value is a number (no leading zero) count as numeric (CSV)
     sample_rows: int = SAMPLE_ROWS, # bound on the sample that places numeric bin edges
     keep: int = None,             # distinct values tracked per column (default: just enough to decide)
@@ -476,7 +477,7 @@ def fitted_encoder(
     numeric: list = None,         # columns binned whatever their number of values
     max_distinct: int = 10,       # numeric columns with more distinct values than this are binned ...
     max_codes: int = 30,          # ... and whole-number columns with more than this many
-    max_categories: int = 200,    # a categorical column with more values than this is refused (an identifier?)
+    max_categories: int = MAX_CATEGORIES, # a categorical column with more values than this is refused (an identifier?)
     missing: str = 'absent',      # a missing cell: 'absent' (no item) or 'item' (a category `NaN`, as the paper has it)
     drop_constant: bool = False,  # leave out features with a single category (items present in every row)
     paper: bool = False,          # the paper's encoding: `PAPER_BINS` equal-frequency bins, missing as an item
@@ -517,6 +518,10 @@ def check_encoder_options(**options) -> dict:
                                                          and not isinstance(b, (bool, np.bool_)) and b >= 1):
         raise (ValueError if isinstance(b, (int, float)) else TypeError)(
             f"bins must be 'auto' or a whole number of at least 1, got {_shown(b)}")
+    most = o.get('max_categories', MAX_CATEGORIES)
+    if b != 'auto' and isinstance(most, (int, np.integer)) and b > most:
+        raise ValueError(f'bins must be at most max_categories ({most}): a binned column is refused past that many '
+                         f'categories, as a categorical one is; got {b}')
     if 'floor' in o: check_number(o['floor'], 'floor', 0, 1, closed='high')
     if 'binning' in o: check_choice(o['binning'], 'binning', ('quantile', 'uniform'))
     if 'missing' in o: check_choice(o['missing'], 'missing', ('absent', 'item'))
