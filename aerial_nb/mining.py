@@ -230,15 +230,18 @@ def dense_counts(
     return r, c, N[r, c]
 
 # %% ../nbs/08_mining.ipynb #90c5c52c
-def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_mb: float, bar=None) -> RuleCounts:
-    "The rules of the antecedents `sets` past the thresholds, counted by `dense_counts` a chunk of antecedents at a time."
+def _rules_alone(checks: Checks, sets: np.ndarray, support: np.ndarray, memory_mb: float, bar=None,
+                 keep=None) -> RuleCounts:
+    ("The rules of the antecedents `sets` past the thresholds, counted by `dense_counts` a chunk of antecedents at a time "
+     "(each chunk's through `keep` when given).")
     step = max(1, int(memory_mb * 2**20) // (64 * len(checks.fo)))       # a chunk's (sets, items) arrays: a few int64 each
     parts = []
     for s0 in range(0, len(sets), step):
         s = slice(s0, s0 + step)
         r, c, nAC = dense_counts(checks, sets[s], support[s], memory_mb)
-        keep = checks.thresholds(support[s][r], nAC, checks.counts[c])
-        parts.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], nAC[keep])); bar and bar.update(len(sets[s]))
+        ok = checks.thresholds(support[s][r], nAC, checks.counts[c])
+        part = RuleCounts(sets[s][r[ok]], c[ok], support[s][r[ok]], nAC[ok])
+        parts.append(keep(part) if keep else part); bar and bar.update(len(sets[s]))
     return RuleCounts.join(parts, sets.shape[1])
 
 # %% ../nbs/08_mining.ipynb #a3c00f9a
@@ -252,6 +255,7 @@ def exact_level(
     progress: bool = False,  # a progress bar over the antecedents
     columns: np.ndarray = None, # (c,) the consequents to count against (default every item; then no extensions)
     listed: int = None,      # extensions listed hold in at least this many rows (default the floor)
+    keep=None,               # applied to each block's rules as they are counted (`Checks.keep`): only what it keeps is held
 ) -> tuple:                  # (rules past the thresholds, (m', L+1) extensions holding the floor, their rows, raised)
     ("Every rule of the antecedents `sets`, counted exactly against every item or `columns` (`cooccurrence`, blocked matrix "
      "products); the extensions of `sets` that hold in at least the floor of the rows (or `listed`); and the (set, item) pairs "
@@ -263,7 +267,8 @@ def exact_level(
                leave=False)
     cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
     alone = grow is None and not raises and columns is None             # rules alone: counted as `dense_counts` does
-    if alone: rules.append(_rules_alone(checks, sets, support, memory_mb, bar))
+    keep_ = keep or (lambda rules: rules)
+    if alone: rules.append(_rules_alone(checks, sets, support, memory_mb, bar, keep))
     counted = () if alone else every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
         cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb)
     for s0, N in counted:
@@ -271,21 +276,21 @@ def exact_level(
         bar.update(len(N))
         r, k = np.nonzero(N >= least[s][:, None])                       # support and confidence: one comparison
         c = cols[k]                                                      # k: the column of N, c: its item
-        keep = _other(checks, sets[s], r, c)                             # a consequent of another feature
-        r, k, c = r[keep], k[keep], c[keep]
-        keep = checks.thresholds(support[s][r], N[r, k], counts[c])
-        rules.append(RuleCounts(sets[s][r[keep]], c[keep], support[s][r[keep]], N[r[keep], k[keep]]))
+        ok = _other(checks, sets[s], r, c)                               # a consequent of another feature
+        r, k, c = r[ok], k[ok], c[ok]
+        ok = checks.thresholds(support[s][r], N[r, k], counts[c])
+        rules.append(keep_(RuleCounts(sets[s][r[ok]], c[ok], support[s][r[ok]], N[r[ok], k[ok]])))
         if raises:
             r, k = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts[cols])   # a float pre-screen
             c = cols[k]
-            keep = _other(checks, sets[s], r, c)
-            r, k, c = r[keep], k[keep], c[keep]
+            ok = _other(checks, sets[s], r, c)
+            r, k, c = r[ok], k[ok], c[ok]
             up = _raises(checks, support[s][r], N[r, k], counts[c])
             raised.append(np.column_stack([r[up] + s0, c[up]]))
         if grow is not None and columns is None:
             r, j = np.nonzero((N >= (checks.floor if listed is None else listed)) & grow & (cols > sets[s][:, -1:]))
-            keep = ~(fo[j][:, None] == fo[sets[s][r]]).any(1)               # no second item of a feature
-            nxt.append(np.column_stack([sets[s][r[keep]], j[keep]])); nxt_n.append(N[r[keep], j[keep]])
+            ok = ~(fo[j][:, None] == fo[sets[s][r]]).any(1)                 # no second item of a feature
+            nxt.append(np.column_stack([sets[s][r[ok]], j[ok]])); nxt_n.append(N[r[ok], j[ok]])
     bar.close()
     L = sets.shape[1]
     join = lambda xs, empty: np.concatenate(xs) if xs else empty
@@ -464,6 +469,7 @@ def model_level(
     margin: float,           # the gate's width at this length (`Calibration.margins`)
     grow: np.ndarray = None, # (D,) bool: items that may extend an antecedent (None: no extensions)
     memory_mb: float = 256,  # working-memory bound of one chunk of test vectors
+    keep=None,               # applied to each chunk's rules as they are counted (`Checks.keep`): only what it keeps is held
 ) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted)
     ("The rules the model proposes for the antecedents `sets`: consequents whose output comes within `margin` of what "
      "the thresholds ask, counted exactly; and the extensions it estimates frequent, counted exactly.")
@@ -483,12 +489,12 @@ def model_level(
         gated = (p >= gate) & checks.cons_ok & ~own
         if gated.sum() > DENSE * own.size:     # a wide gate: the chunk counted against every item, every count used
             counted += int((checks.cons_ok & ~own).sum()); del p, gated
-            parts.append(_rules_alone(checks, sets[s], support[s], memory_mb)); continue
+            parts.append(_rules_alone(checks, sets[s], support[s], memory_mb, keep=keep)); continue
         r, c = np.nonzero(gated); counted += len(r)
         A = sets[s][r]
         nA, nC, nAC = rule_counts(checks.bits, A, c, n)
         ok = checks.thresholds(nA, nAC, nC)
-        parts.append(RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]))
+        part = RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]); parts.append(keep(part) if keep else part)
     nxt = np.concatenate(nxt) if nxt else np.zeros((0, sets.shape[1] + 1), np.int64)
     sup = np.concatenate(sups) if sups else np.zeros(0, np.int64)
     return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted
@@ -565,12 +571,12 @@ def mine_levels(
         if path == 'model':
             net, margins = model()
             rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
-                                                     None if last else grow, memory_mb)
+                                                     None if last else grow, memory_mb, checks.keep)
         else:
             listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
             rules, nxt, nxt_n, raised = exact_level(checks, sets, support, grow if listing else None,
                                                     method == 'auto' and not last, memory_mb, progress, cols,
-                                                    (checks.floor + 1) // 2)
+                                                    (checks.floor + 1) // 2, checks.keep)
             counted = len(sets) * int(checks.cons_ok.sum() if cols is None else len(cols))
             if L == 1: raised1 = np.column_stack([sets[raised[:, 0], 0], raised[:, 1]])
             if not last:
@@ -583,7 +589,7 @@ def mine_levels(
                 if method == 'auto' and (not listing or full > REACH * budget):              # prune: see the text
                     nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
-        result.append(checks.keep(rules))
+        result.append(rules)                                      # kept as counted: see `exact_level`
         pairs = counted if path != 'model' else int(held.sum()) * int(checks.cons_ok.sum())
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below,
                                  margins[L - 1] if path == 'model' else None, pairs))
@@ -741,8 +747,8 @@ def missed_rules(
 ) -> tuple:              # (how many of the exact set's one-item rules `got` lacks, how many there are, one of them)
     "The one-item rules that pass every check, counted exactly (one blocked product), that a run did not return."
     sets = np.flatnonzero(checks.ante_ok & ~checks.dominant & (checks.counts >= checks.floors))[:, None]
-    r = exact_level(checks, sets, checks.counts[sets[:, 0]])[0]
-    r = r.take(np.flatnonzero(checks.drops(r) == None))
+    passing = lambda q: q.take(np.flatnonzero(checks.drops(q) == None))     # each block as counted (`removed` untouched)
+    r = exact_level(checks, sets, checks.counts[sets[:, 0]], keep=passing)[0]
     D = len(checks.fo)
     lost = np.flatnonzero(~np.isin(r.ante[:, 0] * D + r.cons, got.ante[:, 0] * D + got.cons))
     return len(lost), len(r), rule_text([enc.items[r.ante[lost[0], 0]]], [enc.items[r.cons[lost[0]]]]) if len(lost) else None

@@ -23,9 +23,9 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 # %% auto #0
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA',
            'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED',
-           'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame',
-           'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits',
-           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater',
+           'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
+           'rules_to_frame', 'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot',
+           'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater',
            'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks',
            'explained']
 
@@ -681,12 +681,19 @@ def beats_parents(self: Checks, r: RuleCounts) -> np.ndarray:
     return ok
 
 # %% ../nbs/05_quality.ipynb #77ea0cc5
+KEEP_RULES = 1 << 18   # rules `keep` decides at a time: its counts stay within a few hundred MB however many come
+
 @patch
 def keep(self: Checks, r: RuleCounts) -> RuleCounts:
-    "The rules (already past the thresholds) that pass every other check; what each check drops is counted in `removed`."
-    why = self.drops(r)
-    for k in self.removed: self.removed[k] += int((why == k).sum())
-    return r.take(why == None)
+    ("The rules (already past the thresholds) that pass every other check, decided `KEEP_RULES` at a time; what each "
+     "check drops is counted in `removed`.")
+    parts = []
+    for s in range(0, len(r), KEEP_RULES):
+        part = r.take(slice(s, s + KEEP_RULES))
+        why = self.drops(part)
+        for k in self.removed: self.removed[k] += int((why == k).sum())
+        parts.append(part.take(why == None))
+    return RuleCounts.join(parts, r.ante.shape[1])
 
 # %% ../nbs/05_quality.ipynb #ccbc9e1a
 @patch
