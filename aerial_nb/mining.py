@@ -1376,10 +1376,10 @@ def find_itemsets(
         if L == max_length or not len(sets): break
         t0 = time.perf_counter()
         path, why = choose_path(method, len(sets) * enc.n_items * n, budget, path,
-                                lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length))
+                                model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length))
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
-        if path == 'exact': _, sets, support = exact_level(checks, sets, support, grow, memory_mb)
+        if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
         else: _, sets, support, _ = model_level(checks, model()[0], sets, support, model()[1][L - 1], grow, memory_mb)
         keep = _apriori(sets, found[-1][0])
         sets, support = sets[keep], support[keep]
