@@ -373,7 +373,7 @@ class Calibration:
         least = max(1, math.ceil(floor * len(codes)))
         least1 = item_floors(np.bincount(self.fo)[self.fo], len(codes), least)   # one item: as `Checks.floors`
         marg = item_counts(bits) / len(codes)                  # each item's share of the rows
-        self.sets, self.targets, self.structure = [], [], []
+        self.sets, self.targets, self.structure, self.support, self.least = [], [], [], [], least
         for L in range(1, depth + 1):
             cand = _probe_sets(codes, enc, L, ante_ok, rng, probes)
             nA = itemset_counts(bits, cand) if len(cand) else np.zeros(0, np.int64)
@@ -388,6 +388,7 @@ class Calibration:
                 t[_own(self.fo, cand)] = np.nan                   # an antecedent's own features are not asked about
                 s = np.abs(np.nan_to_num(t, nan=marg) - marg) >= np.maximum(STRUCTURE, 4 * np.sqrt(marg * (1 - marg) / nA))
             self.sets.append(cand); self.targets.append(t); self.structure.append(s)
+            self.support.append(nA if len(cand) else None)                # (probes, 1) rows holding each
         self.history, self.best, self.best_structure, self.waiting, self.postfix = [], np.inf, np.inf, 0, {}
     def __repr__(self):
         return f'Calibration({[len(s) for s in self.sets]} probe antecedents by length, {len(self.history)} checks)'
@@ -460,6 +461,17 @@ def margins(self: Calibration, model: Model, relevant: float = MIN_CONFIDENCE / 
         out.append(min(1.0, float(under.max()) + GATE_SLACK) if len(under) else 1.0)
     return out
 
+@patch
+def growth(self: Calibration, model: Model) -> list:
+    ("Per antecedent length, how far below an exact frequency the model's answer fell at worst where the extension it "
+     "decides holds the floor (the probe's rows times the frequency), plus `GATE_SLACK`: the width of the gate on the "
+     "extensions the model proposes for the next length (1 where no probe measured it).")
+    out = []
+    for e, t, nA in zip(self.errors(model), self.targets, self.support):
+        under = np.zeros(0) if e is None else -e[np.nan_to_num(t) * nA >= self.least]
+        out.append(min(1.0, float(under.max()) + GATE_SLACK) if len(under) else 1.0)
+    return out
+
 # %% ../nbs/08_mining.ipynb #1a3fae07
 def model_level(
     checks: Checks,          # the table and its checks
@@ -470,18 +482,19 @@ def model_level(
     grow: np.ndarray = None, # (D,) bool: items that may extend an antecedent (None: no extensions)
     memory_mb: float = 256,  # working-memory bound of one chunk of test vectors
     keep=None,               # applied to each chunk's rules as they are counted (`Checks.keep`): only what it keeps is held
+    grow_margin: float = None, # the width of the gate on extensions (`Calibration.growth`; default `margin`)
 ) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted)
     ("The rules the model proposes for the antecedents `sets`: consequents whose output comes within `margin` of what "
      "the thresholds ask, counted exactly; and the extensions it estimates frequent, counted exactly.")
     from aerial_nb.extraction import outputs
     fo, n, counts, D = checks.fo, checks.n, checks.counts, len(checks.fo)
     gate = np.maximum(checks.th['min_confidence'], checks.th['min_lift'] * counts / n) - margin
-    parts, nxt, sups, counted = [], [], [], 0
+    parts, nxt, sups, counted, wide = [], [], [], 0, margin if grow_margin is None else grow_margin
     for s0, _, p, _ in outputs(model, sets, memory_mb):       # each chunk counted at once: memory stays bounded
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
         if grow is not None:
-            r, j = np.nonzero((support[s][:, None] * (p + margin) >= checks.floor) & grow & ~own
+            r, j = np.nonzero((support[s][:, None] * (p + wide) >= checks.floor) & grow & ~own
                               & (np.arange(D) > sets[s][:, -1:]))
             ext = np.column_stack([sets[s][r], j])
             sup = itemset_counts(checks.bits, ext, n_rows=n) if len(ext) else np.zeros(0, np.int64)
@@ -508,15 +521,16 @@ def choose_path(
     pruned: bool = False,   # the antecedents are those with a part that raises a consequent (every one is out of reach)
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
     full: float = None,     # a pruned length: the most multiply-adds counting every antecedent would take (None: unknown)
+    noun: str = 'antecedent', # what the length's sets are, in the reason ('itemset' for `find_itemsets`)
 ) -> tuple:                 # (path, why): 'exact', 'pruned' (counted, after pruning) or 'model'
     "The path of one antecedent length, and why: counted where that is affordable, the model's proposals where not."
     if method == 'exact': return 'exact', 'method=exact'
     if method == 'model': return 'model', 'method=model'
-    if earlier == 'model': return 'model', "its antecedents grow from the model's shorter ones"
+    if earlier == 'model': return 'model', f"its {noun}s grow from the model's shorter ones"
     counted = 'pruned' if pruned else 'exact'
     what = ('the antecedents with a part that raises a consequent, against those consequents (every antecedent is '
             f"out of reach{f': up to {full:.2g} multiply-adds' if full else ''}, so this length is not searched in full; "
-            "method=exact searches it)") if pruned else 'every antecedent'
+            "method=exact searches it)") if pruned else f'every {noun}'
     reach = budget * (REACH if pruned else 1)       # a pruned length is counted within the reach: see the text
     if cost <= reach: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within {reach:.2g}'
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
@@ -571,7 +585,8 @@ def mine_levels(
         if path == 'model':
             net, margins = model()
             rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
-                                                     None if last else grow, memory_mb, checks.keep)
+                                                     None if last else grow, memory_mb, checks.keep,
+                                                     (getattr(model, 'growth', None) or margins)[L - 1])
         else:
             listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
             rules, nxt, nxt_n, raised = exact_level(checks, sets, support, grow if listing else None,
@@ -811,7 +826,7 @@ class Trainer:
         **options,               # `train`'s options (steps or epochs fix the length; otherwise `Calibration` stops it)
     ):
         self.rows, self.enc, self.checks, self.seed, self.options = rows, enc, checks, seed, options
-        self.model, self.calibration, self.margins, self.train_s = model, None, None, 0.0
+        self.model, self.calibration, self.margins, self.growth, self.train_s = model, None, None, None, 0.0
     @property
     def trained(self) -> bool: return self.model is not None
     def __repr__(self): return f'Trainer({self.model or "not trained"})'
@@ -833,6 +848,7 @@ class Trainer:
             gate = Calibration(codes, self.enc, self.checks.depth, self.checks.th['floor'], cal.ante_ok, self.seed + 1,
                                GATE_PROBES)                             # fresh probes, more of them: see the text
             self.margins = gate.margins(self.model, self.checks.th['min_confidence'] / 2)
+            self.growth = gate.growth(self.model)                    # the extensions' gate: see `model_level`
         return self.model, self.margins
 
 # %% ../nbs/08_mining.ipynb #353aaff3
@@ -1316,7 +1332,9 @@ def text(self: Summary,
     s = self
     if s.itemsets is not None:                                        # `mine_itemsets`': the most frequent itemsets
         top = [] if rules is None else rules.sort_values('support', ascending=False).head(show).itertuples()
-        return '\n'.join([f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all",
+        how = [f"length {p['length']}: {p['path']} ({p['why']})" for p in s.paths]      # how each length was found
+        if s.stop != 'not trained': how.append(f"trained {s.steps} steps, stopped: {s.stop} ({s.train_s:.2f}s)")
+        return '\n'.join([f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all", *how,
                           *(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})" for r in top)])
     head = f"{s.rules} rules from {s.rows} rows ({s.categories} items)"
     lines = [head + (f"; support {s.support:.3f}, confidence {s.confidence:.3f}, lift {s.lift:.3f}, coverage {s.coverage:.3f}"
@@ -1376,11 +1394,15 @@ def find_itemsets(
         if L == max_length or not len(sets): break
         t0 = time.perf_counter()
         path, why = choose_path(method, len(sets) * enc.n_items * n, budget, path,
-                                model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length))
+                                model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length),
+                                noun='itemset')
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
         if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
-        else: _, sets, support, _ = model_level(checks, model()[0], sets, support, model()[1][L - 1], grow, memory_mb)
+        else:
+            net, margins = model()
+            _, sets, support, _ = model_level(checks, net, sets, support, margins[L - 1], grow, memory_mb,
+                                              grow_margin=(getattr(model, 'growth', None) or margins)[L - 1])
         keep = _apriori(sets, found[-1][0])
         sets, support = sets[keep], support[keep]
         paths.append(LengthReport(L + 1, path, why, len(found[-1][0]), 0, time.perf_counter() - t0))
