@@ -451,26 +451,23 @@ GATE_SLACK = 0.05   # the gate opens this much wider than the model's worst unde
 GATE_PROBES = 4 * PROBES   # the gate is measured once, after training, on this many fresh probes of each length
 
 # %% ../nbs/08_mining.ipynb #055e8465
+def _width(under) -> float:
+    "A gate's width: the worst under-estimate `under` (None: not measured) plus `GATE_SLACK`, 1 where nothing was measured."
+    return min(1.0, float(under.max()) + GATE_SLACK) if under is not None and len(under) else 1.0
+
 @patch
 def margins(self: Calibration, model: Model, relevant: float = MIN_CONFIDENCE / 2) -> list:
     ("Per antecedent length, how far below a frequency of at least `relevant` the model's answer fell at worst on the "
      "probes, plus `GATE_SLACK`: the width of the model path's gate (1 where no probe measured it).")
-    out = []
-    for e, t in zip(self.errors(model), self.targets):
-        under = np.zeros(0) if e is None else -e[np.nan_to_num(t) >= relevant]
-        out.append(min(1.0, float(under.max()) + GATE_SLACK) if len(under) else 1.0)
-    return out
+    return [_width(None if e is None else -e[np.nan_to_num(t) >= relevant]) for e, t in zip(self.errors(model), self.targets)]
 
 @patch
 def growth(self: Calibration, model: Model) -> list:
     ("Per antecedent length, how far below an exact frequency the model's answer fell at worst where the extension it "
      "decides holds the floor (the probe's rows times the frequency), plus `GATE_SLACK`: the width of the gate on the "
      "extensions the model proposes for the next length (1 where no probe measured it).")
-    out = []
-    for e, t, nA in zip(self.errors(model), self.targets, self.support):
-        under = np.zeros(0) if e is None else -e[np.nan_to_num(t) * nA >= self.least]
-        out.append(min(1.0, float(under.max()) + GATE_SLACK) if len(under) else 1.0)
-    return out
+    return [_width(None if e is None else -e[np.nan_to_num(t) * nA >= self.least])
+            for e, t, nA in zip(self.errors(model), self.targets, self.support)]
 
 # %% ../nbs/08_mining.ipynb #1a3fae07
 def model_level(
