@@ -8,13 +8,17 @@ The kernel imports aerial_nb from this checkout first, and draws with Jupyter's 
 `MPLBACKEND` is set for the command line tools. Under pytest-xdist (`-n N`) each worker's kernels get the machine's
 cores divided among the workers as their BLAS/OpenMP threads (unless the environment sets them): N workers each
 running PyTorch and NumPy on every core would oversubscribe the machine and slow every test down.
+Each kernel gets a temporary folder of its own as `TMPDIR`: a notebook that leaves a file there (or a process it
+started does) fails, so that running the tests never fills the machine's temporary folder.
 """
-import os, re, shutil, sys
+import os, re, shutil, sys, tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parent
+
+CACHES = ('torchinductor_', 'dask-scratch-space')   # libraries' own (PyTorch's optimisers', Dask's workers'): reused, not ours
 
 
 def pytest_addoption(parser):
@@ -111,14 +115,19 @@ class NotebookItem(pytest.Item):
         skip, _ = _flags(self.config)
         client = NotebookClient(nb, timeout=None, kernel_name='python3',
                                 resources={'metadata': {'path': str(self.path.parent)}})     # the kernel starts in nbs/
-        with client.setup_kernel(env=_kernel_env()):
-            for i, cell in enumerate(nb.cells):
-                if not _runs(cell, skip): continue
-                try: client.execute_cell(cell, i)
-                except CellExecutionError as e: raise CellFailed(self.path, i, cell, e) from None
+        tmp = Path(tempfile.mkdtemp(prefix=f'aerial-nb-{self.path.stem}-'))   # the kernel's TMPDIR, checked after
+        try:
+            with client.setup_kernel(env=dict(_kernel_env(), TMPDIR=str(tmp))):
+                for i, cell in enumerate(nb.cells):
+                    if not _runs(cell, skip): continue
+                    try: client.execute_cell(cell, i)
+                    except CellExecutionError as e: raise CellFailed(self.path, i, cell, e) from None
+            left = sorted(p.name for p in tmp.iterdir() if not p.name.startswith(CACHES))
+            if left: raise LeftBehind(self.path, left)
+        finally: shutil.rmtree(tmp, ignore_errors=True)
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, CellFailed): return str(excinfo.value)
+        if isinstance(excinfo.value, (CellFailed, LeftBehind)): return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     def reportinfo(self): return self.path, 0, f'notebook {self.path.name}'
@@ -129,3 +138,10 @@ class CellFailed(Exception):
     def __init__(self, path: Path, index: int, cell, error):
         report = re.sub(r'\x1b\[[0-9;]*m', '', str(error))             # the kernel colours its tracebacks
         super().__init__(f'{path.name}: cell {index} (id {cell.get("id", "?")}) raised {error.ename}\n{report}')
+
+
+class LeftBehind(Exception):
+    "A notebook ran to the end but left files in the temporary folder: a test must remove what it writes."
+    def __init__(self, path: Path, left: list):
+        super().__init__(f'{path.name} left files in its temporary folder: {", ".join(left[:10])}'
+                         + (f' and {len(left) - 10} more' if len(left) > 10 else ''))

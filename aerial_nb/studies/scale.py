@@ -286,7 +286,7 @@ def scale_study(
     rows=ROWS,                     # rows of the tables of 50 features
     widths=WIDTHS,                 # features of the tables of `width_rows` rows
     methods=METHODS,               # what to run: aerial_nb and the keys of BASELINES
-    folder=None,                   # where the tables are kept (default: a temporary folder)
+    folder=None,                   # where the tables are kept (default: a temporary folder, removed after)
     width_rows: int = WIDTH_ROWS,  # rows of the tables of `widths` features
     timeout: float = TIMEOUT,      # seconds before a run is stopped
     memory_mb: float = MEMORY_MB,  # memory at which a baseline is stopped
@@ -294,7 +294,10 @@ def scale_study(
     progress: bool = True,         # a line per run
 ) -> pd.DataFrame:                 # one row per (table, method, seed)
     "Time, peak memory, recall and precision of every method on every table, each run in a fresh process."
-    folder = Path(folder or tempfile.mkdtemp(prefix='aerial-scale-')); folder.mkdir(parents=True, exist_ok=True)
+    if folder is None:                                                    # the tables are gigabytes at 10^7 rows
+        with tempfile.TemporaryDirectory(prefix='aerial-scale-') as d:
+            return scale_study(rows, widths, methods, d, width_rows, timeout, memory_mb, seeds, progress)
+    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     stopped, out = {}, []
     for r, f in _tables(rows, widths, width_rows):
         table = scale_table(folder, r, f)
