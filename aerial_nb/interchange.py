@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_interchange.ipynb #16b67727
 from __future__ import annotations
-import csv, io
+import csv, io, warnings
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ from .encoding import Encoder, is_transactions, transactions
 from .quality import METRICS, Checks, covers, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
-__all__ = ['to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
+__all__ = ['InterchangeWarning', 'to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
 
 # %% ../nbs/15_interchange.ipynb #d5eff207
 def _split_items(text: str) -> list:
@@ -25,6 +25,13 @@ def _split_items(text: str) -> list:
         if ch == ',' and depth <= 0: out.append(cur.strip()); cur = ''
         else: cur += ch
     return [x for x in out + [cur.strip()] if x]
+
+class InterchangeWarning(UserWarning):
+    "Rules written in a format that cannot carry them whole."
+
+def _readable(item: str) -> bool:
+    "Whether `read_arules` reads `item` back as one item: no comma outside brackets, no brace, no ' => '."
+    return _split_items('{' + item + '}') == [item.strip()] and not set('{}') & set(item) and ' => ' not in item
 
 # %% ../nbs/15_interchange.ipynb #56d3153b
 def _names(items, strip: str = None) -> list:
@@ -39,6 +46,12 @@ def to_arules(
     strip: str = None,     # a suffix to take off item names ('=1' for transactions)
 ) -> str | None:           # the text, when no path is given
     "The rules as arules' `write()` gives them: a quoted CSV of `{a,b} => {c}`, support, confidence, coverage, lift, count."
+    unclear = sorted({x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip) if not _readable(x)})
+    if unclear:
+        warnings.warn(f"{len(unclear)} item{'s' if len(unclear) > 1 else ''} cannot be read back from arules' text "
+                      f"(a comma outside brackets, a brace or ' => ' in a name), e.g. {unclear[0]!r}: read_arules "
+                      "would split them; write_frame(rules, 'rules.json') (or --out rules.json) keeps every name",
+                      InterchangeWarning, stacklevel=2)
     summary = rules.attrs.get('summary')
     n = n_rows if n_rows is not None else getattr(summary, 'rows', None)
     buf = io.StringIO()
