@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect, re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, Decimal
 
 import numpy as np
 import pandas as pd
@@ -17,9 +18,9 @@ from . import forward
 
 # %% auto #0
 __all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF',
-           'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels', 'auto_edges',
-           'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode',
-           'is_transactions', 'present_items', 'transactions']
+           'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
+           'auto_edges', 'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options',
+           'fit_batches', 'encode', 'is_transactions', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -32,18 +33,42 @@ def _label(v) -> str:
     return str(v)
 
 # %% ../nbs/02_encoding.ipynb #4b5e8c73
-def _fmt(e: float, digits: int) -> str:
-    return 'inf' if e == np.inf else '-inf' if e == -np.inf else f'{e:.{digits}g}'
+def _fmt(e: float, digits: int = None) -> str:
+    "An edge as text: `digits` significant digits, or (None) the shortest text that reads back as the same number."
+    if e == np.inf or e == -np.inf: return 'inf' if e > 0 else '-inf'
+    if digits is not None: return f'{e:.{digits}g}'
+    r = repr(float(e))
+    return r[:-2] if r.endswith('.0') else r
 
 # %% ../nbs/02_encoding.ipynb #8c17600c
-def _interval_labels(edges: np.ndarray) -> list[str]:
-    "Labels `(a, b]` for consecutive edges, with enough digits to keep them distinct."
-    for digits in range(4, 18):
+def _interval_labels(
+    edges: np.ndarray,    # increasing bin edges
+    exact: bool = False,  # each edge as the shortest text that reads back as it (else 4+ digits, as the paper's mode)
+) -> list[str]:
+    "Labels `(a, b]` for consecutive edges, with enough digits to keep them distinct (or every digit an edge has)."
+    for digits in [None] if exact else range(4, 18):
         txt = [_fmt(e, digits) for e in edges]
         if len(set(txt)) == len(txt): break
     labels = [f'({a}, {b}]' for a, b in zip(txt[:-1], txt[1:])]
     if edges[-1] == np.inf: labels[-1] = labels[-1][:-1] + ')'
     return labels
+
+def short_cuts(
+    edges: np.ndarray,   # increasing bin edges: bin k holds (edges[k], edges[k+1]]
+    values,              # the column's values
+) -> np.ndarray:         # the edges, each moved up to the number of fewest significant digits below the next value
+    ("Edges that split `values` exactly as `edges` do, each written with as few digits as that allows: a label "
+     "`(a, b]` then holds exactly the rows of its bin, and reads as a short number.")
+    v = np.unique(np.asarray(values, float)); v = v[np.isfinite(v)]
+    out = np.array(edges, float)
+    for i, e in enumerate(out):
+        if not np.isfinite(e): continue
+        j = np.searchsorted(v, e, side='right'); above = v[j] if j < len(v) else np.inf
+        x = Decimal(float(e))
+        for digits in range(1, 18):                      # round up to `digits` significant digits
+            c = float(x.quantize(Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=ROUND_CEILING))
+            if e <= c < above and (i + 1 == len(out) or c < out[i + 1]): out[i] = c; break
+    return out
 
 # %% ../nbs/02_encoding.ipynb #8015337c
 def _shown(v, width: int = 60) -> str:
@@ -132,10 +157,10 @@ def bin_labels(
     integral: bool = False,  # the column holds whole numbers: name bins as whole-number ranges `[a, b]`
 ) -> list[str]:              # one label per bin
     "Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value."
-    labels = _interval_labels(edges)
+    labels = _interval_labels(edges, exact=True)
     if integral:
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
-        labels = [f'[{_fmt(a, 17)}, {_fmt(b, 17)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
+        labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
                   for a, b in zip(np.where(np.isfinite(edges[:-1]), lo, -np.inf), hi)]
     if values is not None:
         v = np.unique(np.asarray(values, float)[np.isfinite(np.asarray(values, float))])
@@ -397,6 +422,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
         e = (auto_edges(values, o['floor']) if bins == 'auto' else
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
+        if not o['paper']: e = short_cuts(e, values)                          # short edges, each bin's rows unchanged
         labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
     else:
         if c.many or len(distinct) > o['max_categories']:
@@ -640,6 +666,11 @@ def item_index(self: Encoder,
     for it in items:
         if isinstance(it, tuple) and len(it) != 2: raise ValueError(f'an item pair is (feature, value), got {it!r}')
         name = f'{it[0]}={_label(it[1])}' if isinstance(it, tuple) else str(it)
+        if features and name in fidx and name in self._index and not isinstance(it, tuple):
+            j = self._index[name]; f = self.features[self.feature_of[j]]
+            v = self.categories[self.feature_of[j]][j - self.starts[self.feature_of[j]]]
+            raise ValueError(f'{name!r} names both a column and the item {name} of column {f!r}: give the item as the '
+                             f'pair {(f, v)!r}, or rename the column')
         if name in self._index: out.append(self._index[name])
         elif features and name in fidx: out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
         else: bad.append(name)

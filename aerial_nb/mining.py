@@ -45,7 +45,7 @@ def _items(enc: Encoder, names, what: str) -> np.ndarray:
     if names is None: return np.ones(enc.n_items, bool)
     out = np.zeros(enc.n_items, bool)
     try: out[enc.item_index(names, features=True)] = True
-    except KeyError as e: raise KeyError(f'{what}: {e.args[0]}') from None
+    except (KeyError, ValueError) as e: raise type(e)(f'{what}: {e.args[0]}') from None
     return out
 
 # %% ../nbs/08_mining.ipynb #ba6eed06
