@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.collections import LineCollection
 
+from .encoding import check_number
+
 # %% auto #0
 __all__ = ['rule_table', 'scatter', 'matrix_cells', 'grouped_matrix', 'item_graph', 'RuleSetExplorer', 'RulesAccessor']
 
@@ -83,6 +85,7 @@ def matrix_cells(
 ) -> pd.DataFrame:         # a row per bubble: group, group name, consequent, rules, median support and lift
     "The bubbles of the grouped matrix, as a table: antecedents grouped by k-means on their lift towards each consequent."
     rules = rule_table(rules)
+    check_number(groups, 'groups', 1, whole=True); check_number(consequents, 'consequents', 1, whole=True)
     cons = rules.consequents.map(lambda s: ' & '.join(sorted(s)))
     n = cons.value_counts()
     kept = sorted(n.index, key=lambda c: (-n[c], c))[:consequents]
@@ -134,27 +137,30 @@ def _inner_circle(centres: np.ndarray, radius: float = 0.55) -> np.ndarray:
 def item_graph(
     rules: pd.DataFrame,   # rules with support, confidence and lift
     top: int = 30,         # the rules drawn: the first `top` by `by`
-    by: str = 'lift',      # the column that ranks them
+    by: str = 'lift',      # the column that ranks them (the highest first; the smallest for `p_value`)
     ax=None,               # matplotlib axes to draw on (default: a new figure)
     cmap: str = 'viridis', # the colour map
 ):                         # the axes; rule nodes in `ax.collections[1]`, item names the non-empty `ax.texts`
     "The strongest rules as a graph: items on a circle, a node per rule joined to its items (an arrow to the consequent)."
     rules = rule_table(rules)
-    r = rules.sort_values([by, 'support'], ascending=False, kind='stable').head(top)
+    check_number(top, 'top', 1, whole=True)
+    if by not in rules: raise ValueError(f'by: {by!r} is not a column of the rules')
+    r = rules.sort_values([by, 'support'], ascending=[by == 'p_value', False], kind='stable').head(top)
     items = sorted(set().union(*r.antecedents, *r.consequents))
     turn = 2 * np.pi * np.arange(len(items)) / max(len(items), 1)
     at = dict(zip(items, np.column_stack([np.cos(turn), np.sin(turn)])))
-    nodes = _inner_circle(np.array([np.mean([at[i] for i in a | c], 0) for a, c in zip(r.antecedents, r.consequents)]))
+    nodes = _inner_circle(np.array([np.mean([at[i] for i in a | c], 0) for a, c in zip(r.antecedents, r.consequents)]
+                                   ).reshape(-1, 2))
     ax = ax or plt.subplots(figsize=(6.5, 6), layout='constrained')[1]
     ax.add_collection(LineCollection([[at[i], p] for a, p in zip(r.antecedents, nodes) for i in a], colors='0.75', lw=0.8))
     pts = ax.scatter(nodes[:, 0], nodes[:, 1], s=220 * r.support / max(r.support.max(), 1e-12), c=r.lift, cmap=cmap,
                      edgecolors='0.3', lw=0.5, zorder=3)
-    for p, c in zip(nodes, r.consequents):
-        ax.annotate('', xy=at[next(iter(c))], xytext=p, arrowprops=dict(arrowstyle='->', color='0.35', lw=0.8, shrinkB=4))
+    for p, c in ((p, i) for p, cs in zip(nodes, r.consequents) for i in sorted(cs)):   # an arrow to each consequent item
+        ax.annotate('', xy=at[c], xytext=p, arrowprops=dict(arrowstyle='->', color='0.35', lw=0.8, shrinkB=4))
     for i, (x, y) in at.items():
         ax.text(1.08 * x, 1.08 * y, i, ha='left' if x > 0.01 else 'right' if x < -0.01 else 'center', va='center', fontsize=8)
     if len(r): ax.figure.colorbar(pts, ax=ax, label='lift', shrink=0.5)
-    ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f'the {len(r)} rules of highest {by}')
+    ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f"the {len(r)} rules of {'least' if by == 'p_value' else 'highest'} {by}")
     ax.axis('off')
     return ax
 
