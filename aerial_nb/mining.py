@@ -1542,9 +1542,19 @@ def verify_rule(
     _check_arguments(model=model)
     check_thresholds(min_confidence=min_confidence, min_lift=min_lift)
     out = verify(model, antecedent, consequent, tau_a, tau_c)
+    enc, named = model.encoder, list(antecedent if isinstance(antecedent, (list, tuple)) else [antecedent]) + [consequent]
+    if any(enc.sizes[enc.feature_of[j]] == 1 for j in enc.item_index(named)):
+        warnings.warn("the model's verdict says nothing here: a feature of one category (an item present or absent, "
+                      "as in baskets) gets the answer 1 whatever it is shown; give data to count the rule",
+                      MiningWarning, stacklevel=2)
     if data is None: return out
-    enc = model.encoder
+    marks = [f for f, cats in zip(enc.features, enc.categories) if list(cats) == ['1']]   # presence columns (`col=1`)
+    if is_transactions(data): data = transactions(data)                # as `mine` reads them: items present only
+    elif marks and isinstance(data, pd.DataFrame): data = transactions(data, presence=[f for f in marks if f in data])
     source = open_table(data, data_dir, na_values)
+    if marks and not isinstance(data, pd.DataFrame):                   # a file's 0/1 or true/false columns of them
+        first = next(source.batches(), None)
+        source.presence = tuple(f for f in marks if first is not None and f in first.columns)
     if source.csv: source.numbers = list(enc.edges)                  # the columns the model binned hold numbers
     bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
     a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)

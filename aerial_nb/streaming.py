@@ -110,7 +110,8 @@ class Source:
                 for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
             if self.presence: df = present_items(df, self.presence, self.name)
             if self.numbers:                                  # one new frame (setting columns one by one is slow when wide)
-                conv = {c: _numbers(self.name, df, c) for c in self.numbers if c not in self.presence}
+                conv = {c: _numbers(self.name, df, c) for c in self.numbers
+                        if c in df.columns and c not in self.presence}   # a missing one: named where it is needed
                 df = pd.DataFrame({c: conv[c] if c in conv else df[c] for c in df.columns}, index=df.index)
             yield df
 
