@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder, is_transactions, transactions
-from .quality import METRICS, Checks, covers, fisher_greater, rule_metrics, rules_to_frame
+from .quality import METRICS, Checks, check_item_sets, covers, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
 __all__ = ['InterchangeWarning', 'to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
@@ -46,6 +46,7 @@ def to_arules(
     strip: str = None,     # a suffix to take off item names ('=1' for transactions)
 ) -> str | None:           # the text, when no path is given
     "The rules as arules' `write()` gives them: a quoted CSV of `{a,b} => {c}`, support, confidence, coverage, lift, count."
+    check_item_sets(rules)
     unclear = sorted({x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip) if not _readable(x)})
     if unclear:
         warnings.warn(f"{len(unclear)} item{'s' if len(unclear) > 1 else ''} cannot be read back from arules' text "
@@ -88,6 +89,7 @@ def to_mlxtend(
     strip: str = None,    # a suffix to take off item names ('=1' for transactions: mlxtend names them by column)
 ) -> pd.DataFrame:        # antecedents, consequents (frozensets), then mlxtend's metric columns
     "The rules in mlxtend's layout, with its column names and nothing else."
+    check_item_sets(rules)
     out = pd.DataFrame({'antecedents': [frozenset(_names(a, strip)) for a in rules.antecedents],
                         'consequents': [frozenset(_names(c, strip)) for c in rules.consequents]})
     return out.join(rules[[c for c in METRICS if c in rules]].reset_index(drop=True))
@@ -182,6 +184,7 @@ def covered(
 ) -> pd.DataFrame:          # (rows, rules) bool: row i holds every antecedent item of rule j
     ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
      "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
+    check_item_sets(rules, ['antecedents'])
     baskets = is_transactions(data)
     table = transactions(data) if baskets else data
     enc = encoder if encoder is not None else rules.attrs.get('encoder')

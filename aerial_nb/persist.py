@@ -19,7 +19,7 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'InputError', 'current_umask', 'check_writable', 'check_model_dir',
            'seal', 'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame',
-           'Outputs']
+           'read_frame', 'Outputs']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
@@ -382,6 +382,25 @@ def write_frame(
     except OSError as e: raise _unwritten(path, e) from None
     finally: tmp.unlink(missing_ok=True)
     return path
+
+# %% ../nbs/11_persist.ipynb #a820babf
+def read_frame(
+    path,   # a .csv, .json or .parquet file that `write_frame` (or the command line's `--out`) wrote
+) -> pd.DataFrame:   # the table, its item lists as frozensets again (as `mine` returns them)
+    "Rules or itemsets written by `write_frame` read back: the inverse of `write_frame`, item sets included."
+    path, kind = Path(path), Path(path).suffix.lower()
+    if kind not in ('.csv', '.json', '.parquet'): raise ValueError(f'path must end in .csv, .json or .parquet, got {path}')
+    if not path.is_file(): raise FileNotFoundError(f'no such file: {path}')
+    sets = ('antecedents', 'consequents', 'itemsets')
+    if kind == '.csv':
+        df = pd.read_csv(path)
+        for c in sets:
+            if c in df: df[c] = df[c].map(json.loads)
+    elif kind == '.json': df = pd.DataFrame.from_records(json.loads(path.read_text()))
+    else: df = pd.read_parquet(path)
+    for c in sets:
+        if c in df: df[c] = [frozenset(map(str, s)) for s in df[c]]
+    return df
 
 # %% ../nbs/11_persist.ipynb #99a7b29f
 class Outputs:

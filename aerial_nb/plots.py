@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.collections import LineCollection
 
 from .encoding import check_number
+from .quality import check_item_sets
 
 # %% auto #0
 __all__ = ['rule_table', 'scatter', 'matrix_cells', 'grouped_matrix', 'item_graph', 'RuleSetExplorer', 'RulesAccessor']
@@ -23,12 +24,12 @@ _NEED = ('antecedents', 'consequents', 'support', 'confidence', 'lift')
 def rule_table(
     rules: pd.DataFrame,  # rules as `mine` returns them (or mlxtend's `association_rules`)
 ) -> pd.DataFrame:        # the same table
-    "Refuse anything the plots cannot read: not a DataFrame, or one without item sets and support, confidence and lift."
+    "Refuse anything the plots cannot read: not a DataFrame, or one without item sets (`check_item_sets`) and support, confidence and lift."
     if not isinstance(rules, pd.DataFrame):
         raise TypeError(f'rules must be a DataFrame of rules, got {type(rules).__name__}')
     missing = [c for c in _NEED if c not in rules]
     if missing: raise ValueError(f'rules lacks the column(s) {missing}; give the table `mine` returns')
-    return rules
+    return check_item_sets(rules)
 
 # %% ../nbs/13_plots.ipynb #ce6526ed
 def scatter(

@@ -24,10 +24,10 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA',
            'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED',
            'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
-           'rules_to_frame', 'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot',
-           'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater',
-           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks',
-           'explained']
+           'rules_to_frame', 'check_item_sets', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
+           'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
+           'log_factorial', 'fisher_greater', 'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts',
+           'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -172,6 +172,22 @@ def rules_to_frame(
             raise ValueError(f"{len(cols['consequents'])} rules but {len(metrics)} rows of metrics")
         cols.update({k: metrics[k].to_numpy() for k in metrics.columns})
     return pd.DataFrame(cols)
+
+# %% ../nbs/05_quality.ipynb #ace01534
+def check_item_sets(
+    rules: pd.DataFrame,                          # a rule (or itemset) table
+    columns=('antecedents', 'consequents'),       # its columns of item sets
+) -> pd.DataFrame:                                # the same table
+    ("Refuse a table whose item columns do not hold sets of item names: a rules file read back as text (each text "
+     "would be taken as a set of characters), or lists.")
+    for c in columns:
+        if c not in rules or not len(rules): continue
+        bad = ~rules[c].map(lambda s: isinstance(s, (set, frozenset))).to_numpy(bool)
+        if bad.any():
+            v = rules[c].iloc[int(np.argmax(bad))]
+            raise TypeError(f'{c} must hold sets of item names, got {type(v).__name__} {str(v)[:60]!r}; a rules file '
+                            'that write_frame (or --out) wrote is read back by read_frame')
+    return rules
 
 # %% ../nbs/05_quality.ipynb #8414e8c7
 @dataclass
