@@ -950,6 +950,7 @@ def find_rules(
     _check_arguments(model=model, max_antecedents=max_antecedents, method=method, antecedents=antecedents,
                      consequents=consequents, target=target, budget=budget, n_rows=n_rows, memory_mb=memory_mb)
     check_thresholds(**kwargs)
+    _check_model_items(model, enc)
     bits, n = data_bits(data, enc) if n_rows is None else as_bits(data, n_rows)
     check_antecedents(enc, max_antecedents)
     ante_ok, cons_ok = rule_items(enc, antecedents, consequents, target)
@@ -1038,6 +1039,14 @@ def _check_arguments(**given):
             check_encoder_options(**v)
     if given.get('target') is not None and (given.get('antecedents') is not None or given.get('consequents') is not None):
         raise ValueError('target already fixes antecedents and consequents; give it alone')
+
+def _check_model_items(model, enc: Encoder):
+    "A trained model given with a table must answer for the table's items, in the same order."
+    if _is_model(model) and list(model.encoder.items) != list(enc.items):
+        theirs = sorted(set(model.encoder.items) ^ set(enc.items))
+        raise ValueError(f'model: it was trained on another encoding ({model.encoder.n_items} items) than the table\'s '
+                         f'({enc.n_items}; {len(theirs)} differ, e.g. {theirs[0]!r}): encode the table with model.encoder, '
+                         'or train a model on it' if theirs else 'model: its items come in another order than the table\'s')
 
 # %% ../nbs/08_mining.ipynb #840759a3
 def _loss_falling(history: list) -> float:
@@ -1382,6 +1391,7 @@ def find_itemsets(
     bits, n = data_bits(data, enc) if n_rows is None else as_bits(data, n_rows)
     check_length(enc, max_length)
     checks = Checks(bits, enc, max_length, _items(enc, items, 'items'), np.zeros(enc.n_items, bool), n, floor=min_support)
+    _check_model_items(model, enc)
     if model is not None and not isinstance(model, Trainer): model = Trainer(np.asarray(data), enc, checks, model=model)
     grow = checks.ante_ok
     sets = np.flatnonzero(grow & (checks.counts >= checks.floor))[:, None]
