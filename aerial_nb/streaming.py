@@ -407,6 +407,11 @@ def parquet_files(
         found = [Path(root)/n for root, _, names in os.walk(path, onerror=unreadable) for n in names]
         files = sorted(f for f in found if f.name.endswith('.parquet')) + sorted(f for f in found if f.name.endswith('.pq'))
         if not files: raise ValueError(f'{spec} is a folder without Parquet files (.parquet or .pq)')
+        keys = sorted({p.split('=')[0] for f in files for p in f.relative_to(path).parts[:-1] if '=' in p})
+        if keys:                                      # hive partitions: a column's values are in the folder names only
+            raise ValueError(f'{spec} is partitioned by folder ({keys[0]}=...): the values of {keys} are in folder names, '
+                             'not in the files, and would be lost; write the table with them as columns '
+                             '(pd.read_parquet(folder).to_parquet(file))')
         return [str(f) for f in files]
     if path.suffix.lower() not in ('.parquet', '.pq'):
         raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
