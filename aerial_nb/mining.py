@@ -519,6 +519,7 @@ def choose_path(
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
     full: float = None,     # a pruned length: the most multiply-adds counting every antecedent would take (None: unknown)
     noun: str = 'antecedent', # what the length's sets are, in the reason ('itemset' for `find_itemsets`)
+    blind: bool = False,    # the model cannot answer for the items asked about (features of one category: baskets)
 ) -> tuple:                 # (path, why): 'exact', 'pruned' (counted, after pruning) or 'model'
     "The path of one antecedent length, and why: counted where that is affordable, the model's proposals where not."
     if method == 'exact': return 'exact', 'method=exact'
@@ -530,6 +531,8 @@ def choose_path(
             "method=exact searches it)") if pruned else f'every {noun}'
     reach = budget * (REACH if pruned else 1)       # a pruned length is counted within the reach: see the text
     if cost <= reach: return counted, f'counting {what} takes {cost:.2g} multiply-adds, within {reach:.2g}'
+    if blind: return counted, (f'counting {what} takes {cost:.2g} multiply-adds, over {reach:.2g}, but the model cannot '
+                               'tell a present item from an absent one (features of one category, as in baskets)')
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
     return 'model', f'counting {what} would take {cost:.2g} multiply-adds, over the budget of {budget:.2g}'
 
@@ -572,10 +575,12 @@ def mine_levels(
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
     full = None                                                   # at most, counting every extension: named if pruned
+    blind = bool((np.asarray(enc.sizes)[checks.fo[checks.cons_ok]] == 1).all())   # consequents present or absent only
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
-                                lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth), full)
+                                lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth), full,
+                                blind=blind)
         if path == 'model' and model is None:
             raise ValueError(f'antecedents of length {L} need the model ({why}); give a model, or method="exact"')
         held = checks.frequent(sets, support)
@@ -1402,7 +1407,7 @@ def find_itemsets(
         t0 = time.perf_counter()
         path, why = choose_path(method, len(sets) * enc.n_items * n, budget, path,
                                 model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length),
-                                noun='itemset')
+                                noun='itemset', blind=bool((np.asarray(enc.sizes) == 1).all()))
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
         if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
