@@ -77,6 +77,10 @@ def _group_name(sets, width: int = 2) -> str:
     more = len(names) - width
     return ', '.join(names[:width]) + (f' +{more} item{"s" * (more > 1)}' if more > 0 else '')
 
+def _short(text: str, width: int = 40) -> str:
+    "A label cut to `width` characters (an ellipsis ends a cut one): long item names would squeeze the picture away."
+    return text if len(text) <= width else text[:width - 1] + '…'
+
 # %% ../nbs/13_plots.ipynb #4ee1c402
 def matrix_cells(
     rules: pd.DataFrame,   # rules with support, confidence and lift
@@ -117,8 +121,9 @@ def grouped_matrix(
     pts = ax.scatter(x, y, s=500 * c.support / max(c.support.max(), 1e-12), c=c.lift, cmap=cmap, edgecolors='0.3', lw=0.5)
     if len(c): ax.figure.colorbar(pts, ax=ax, label='lift (median)', shrink=0.8)
     labels = c.drop_duplicates('group').set_index('group')
-    ax.set_xticks(range(len(gx)), [f'{labels.group_rules[g]} rules: {labels.name[g]}' for g in gx.index], rotation=90, fontsize=8)
-    ax.set_yticks(range(len(cy)), list(cy.index), fontsize=8)
+    ax.set_xticks(range(len(gx)), [_short(f'{labels.group_rules[g]} rules: {labels.name[g]}', 60) for g in gx.index],
+                  rotation=90, fontsize=8)
+    ax.set_yticks(range(len(cy)), [_short(k) for k in cy.index], fontsize=8)
     ax.set(xlim=(-0.6, len(gx) - 0.4), ylim=(-0.6, len(cy) - 0.4), xlabel='antecedent groups (bubble area: support)',
            title=f'{int(c.rules.sum()):,} of {len(rules):,} rules')
     return ax
@@ -159,7 +164,7 @@ def item_graph(
     for p, c in ((p, i) for p, cs in zip(nodes, r.consequents) for i in sorted(cs)):   # an arrow to each consequent item
         ax.annotate('', xy=at[c], xytext=p, arrowprops=dict(arrowstyle='->', color='0.35', lw=0.8, shrinkB=4))
     for i, (x, y) in at.items():
-        ax.text(1.08 * x, 1.08 * y, i, ha='left' if x > 0.01 else 'right' if x < -0.01 else 'center', va='center', fontsize=8)
+        ax.text(1.08 * x, 1.08 * y, _short(i), ha='left' if x > 0.01 else 'right' if x < -0.01 else 'center', va='center', fontsize=8)
     if len(r): ax.figure.colorbar(pts, ax=ax, label='lift', shrink=0.5)
     ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f"the {len(r)} rules of {'least' if by == 'p_value' else 'highest'} {by}")
     ax.axis('off')
