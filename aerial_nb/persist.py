@@ -72,13 +72,14 @@ def check_model_dir(
         try: mode = path.stat().st_mode                                # one look: what is there now
         except FileNotFoundError: break
         if not stat.S_ISDIR(mode): raise InputError(f'{option} {path} exists and is not a folder')
-        try: other = sorted(p.name for p in path.iterdir() if p.name not in MODEL_FILES)
+        try: names = [p.name for p in path.iterdir()]
         except FileNotFoundError: continue
         except OSError as e: raise InputError(f'{option}: cannot read the folder {path} ({e.strerror})') from None
+        other = sorted(n for n in names if n not in MODEL_FILES)
         if other:
             raise InputError(f'{option} {path} holds files that are not a saved model '
                              f'({", ".join(other[:3])}); not overwriting it')
-        if _is_model(path): break
+        if not names or _is_model(path): break                          # an empty folder holds nothing to lose
     else: raise InputError(f'{option} {path} exists and is not a saved aerial_nb model; not overwriting it')
     check_writable(full.parent, option)
     return path
