@@ -536,6 +536,10 @@ def choose_path(
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
     return 'model', f'counting {what} would take {cost:.2g} multiply-adds, over the budget of {budget:.2g}'
 
+def _one_category(enc: Encoder) -> np.ndarray:
+    "(D,) bool: the items whose feature has one category (present or absent only, as in baskets)."
+    return np.asarray(enc.sizes)[np.asarray(enc.feature_of)] == 1
+
 # %% ../nbs/08_mining.ipynb #2b3dcb9a
 @dataclass
 class LengthReport:
@@ -564,7 +568,7 @@ def mine_levels(
     enc: Encoder,            # its encoder
     depth: int,              # the longest antecedent
     method: str = 'auto',    # 'auto', 'exact' or 'model' (see `choose_path`)
-    model=None,              # a callable giving (model, margins by length), trained on first call; or None (counting only)
+    model=None,              # a `Trainer` (trained on its first call) for the lengths that need one; or None (counting only)
     budget: float = EXACT_BUDGET, # the most a length may cost to be counted under 'auto'
     memory_mb: float = 256,  # working-memory bound of one chunk
     progress: bool = False,  # progress bars while counting
@@ -575,7 +579,7 @@ def mine_levels(
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
     full = None                                                   # at most, counting every extension: named if pruned
-    blind = bool((np.asarray(enc.sizes)[checks.fo[checks.cons_ok]] == 1).all())   # consequents present or absent only
+    blind = bool(_one_category(enc)[checks.cons_ok].all())       # consequents present or absent: see `choose_path`
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
@@ -587,8 +591,7 @@ def mine_levels(
         if path == 'model':
             net, margins = model()
             rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
-                                                     None if last else grow, memory_mb, checks.keep,
-                                                     (getattr(model, 'growth', None) or margins)[L - 1])
+                                                     None if last else grow, memory_mb, checks.keep, model.growth[L - 1])
         else:
             listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
             rules, nxt, nxt_n, raised = exact_level(checks, sets, support, grow if listing else None,
@@ -1407,14 +1410,14 @@ def find_itemsets(
         t0 = time.perf_counter()
         path, why = choose_path(method, len(sets) * enc.n_items * n, budget, path,
                                 model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length),
-                                noun='itemset', blind=bool((np.asarray(enc.sizes) == 1).all()))
+                                noun='itemset', blind=bool(_one_category(enc).all()))
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
         if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
         else:
             net, margins = model()
             _, sets, support, _ = model_level(checks, net, sets, support, margins[L - 1], grow, memory_mb,
-                                              grow_margin=(getattr(model, 'growth', None) or margins)[L - 1])
+                                              grow_margin=model.growth[L - 1])
         keep = _apriori(sets, found[-1][0])
         sets, support = sets[keep], support[keep]
         paths.append(LengthReport(L + 1, path, why, len(found[-1][0]), 0, time.perf_counter() - t0))
@@ -1557,8 +1560,9 @@ def verify_rule(
     _check_arguments(model=model)
     check_thresholds(min_confidence=min_confidence, min_lift=min_lift)
     out = verify(model, antecedent, consequent, tau_a, tau_c)
-    enc, named = model.encoder, list(antecedent if isinstance(antecedent, (list, tuple)) else [antecedent]) + [consequent]
-    if any(enc.sizes[enc.feature_of[j]] == 1 for j in enc.item_index(named)):
+    enc = model.encoder
+    a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)
+    if _one_category(enc)[np.r_[a[0], c]].any():
         warnings.warn("the model's verdict says nothing here: a feature of one category (an item present or absent, "
                       "as in baskets) gets the answer 1 whatever it is shown; give data to count the rule",
                       MiningWarning, stacklevel=2)
@@ -1572,7 +1576,6 @@ def verify_rule(
         source.presence = tuple(f for f in marks if first is not None and f in first.columns)
     if source.csv: source.numbers = list(enc.edges)                  # the columns the model binned hold numbers
     bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
-    a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)
     nA, nC, nAC = rule_counts(bits, a, c)
     checks, n = Checks(bits, enc, a.shape[1], min_confidence=min_confidence, min_lift=min_lift), bits.n_rows
     out.update(support=float(nAC[0] / n), confidence=float(nAC[0] / nA[0]) if nA[0] else float('nan'),

@@ -17,9 +17,9 @@ from .streaming import parquet_files
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'InputError', 'current_umask', 'check_writable', 'check_model_dir',
-           'seal', 'stage_model', 'put_folder', 'save_model', 'load_model', 'check_out', 'stage_frame', 'write_frame',
-           'read_frame', 'Outputs']
+__all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'FRAMES', 'SET_COLUMNS', 'InputError', 'current_umask',
+           'check_writable', 'check_model_dir', 'seal', 'stage_model', 'put_folder', 'save_model', 'load_model',
+           'check_out', 'stage_frame', 'write_frame', 'read_frame', 'Outputs']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
@@ -318,6 +318,9 @@ def load_model(
     return Model(net.eval(), enc, meta['history'], meta['settings'], meta.get('stop'))
 
 # %% ../nbs/11_persist.ipynb #24bf38e8
+FRAMES = ('.csv', '.json', '.parquet')                  # what a rule or itemset table is written as
+SET_COLUMNS = ('antecedents', 'consequents', 'itemsets')  # its columns of item sets: lists in a file
+
 def check_out(
     path,                  # where a result is to be written
     option: str = '--out', # the option's name, for the error message
@@ -325,7 +328,7 @@ def check_out(
 ) -> Path:
     "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input."
     path = _path(path, option)
-    if path.suffix.lower() not in ('.csv', '.json', '.parquet'):
+    if path.suffix.lower() not in FRAMES:
         raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
     if data: _spares_input(path, str(data), option)
@@ -352,14 +355,14 @@ def stage_frame(df: pd.DataFrame, path: Path) -> Path:
     "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
     kind, out = path.suffix.lower(), df.copy()
     out.attrs = {}                                   # the summary and the model are not the table's data
-    for c in ('antecedents', 'consequents', 'itemsets'):
+    for c in SET_COLUMNS:
         if c in out: out[c] = [sorted(s) for s in out[c]]
     try: fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
     except OSError as e: raise _unwritten(path, e) from None
     os.close(fd)
     try:
         if kind == '.csv':
-            out.assign(**{c: out[c].map(json.dumps) for c in ('antecedents', 'consequents', 'itemsets')
+            out.assign(**{c: out[c].map(json.dumps) for c in SET_COLUMNS
                           if c in out}).to_csv(tmp, index=False)
         elif kind == '.json': out.to_json(tmp, orient='records', indent=1)
         else: out.to_parquet(tmp, index=False)
@@ -390,16 +393,15 @@ def read_frame(
 ) -> pd.DataFrame:   # the table, its item lists as frozensets again (as `mine` returns them)
     "Rules or itemsets written by `write_frame` read back: the inverse of `write_frame`, item sets included."
     path, kind = Path(path), Path(path).suffix.lower()
-    if kind not in ('.csv', '.json', '.parquet'): raise ValueError(f'path must end in .csv, .json or .parquet, got {path}')
+    if kind not in FRAMES: raise ValueError(f'path must end in .csv, .json or .parquet, got {path}')
     if not path.is_file(): raise FileNotFoundError(f'no such file: {path}')
-    sets = ('antecedents', 'consequents', 'itemsets')
     if kind == '.csv':
         df = pd.read_csv(path)
-        for c in sets:
+        for c in SET_COLUMNS:
             if c in df: df[c] = df[c].map(json.loads)
     elif kind == '.json': df = pd.DataFrame.from_records(json.loads(path.read_text()))
     else: df = pd.read_parquet(path)
-    for c in sets:
+    for c in SET_COLUMNS:
         if c in df: df[c] = [frozenset(map(str, s)) for s in df[c]]
     return df
 
