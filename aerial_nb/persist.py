@@ -8,6 +8,7 @@ import errno, fnmatch, hashlib, json, os, re, shutil, stat, sys, tempfile, warni
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
@@ -351,6 +352,16 @@ def _spares_input(path: Path, data: str, option: str):
                          'write it elsewhere')
 
 # %% ../nbs/11_persist.ipynb #2fe30938
+def _json_records(df: pd.DataFrame) -> str:
+    "`df` as JSON records, each number as Python writes it (it reads back the same), NaN and infinities as null."
+    out = df.astype({c: object for c in df.select_dtypes('number')})
+    for c in df.select_dtypes('number'): out[c] = out[c].where(np.isfinite(df[c].to_numpy(float)), None)
+    return json.dumps(out.to_dict('records'), indent=1, allow_nan=False, default=_jsonable)
+
+def _jsonable(v):
+    "A value `json` cannot write itself: a NumPy number as a number, anything else as its text."
+    return v.item() if isinstance(v, np.generic) else str(v)
+
 def stage_frame(df: pd.DataFrame, path: Path) -> Path:
     "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
     kind, out = path.suffix.lower(), df.copy()
@@ -364,7 +375,7 @@ def stage_frame(df: pd.DataFrame, path: Path) -> Path:
         if kind == '.csv':
             out.assign(**{c: out[c].map(json.dumps) for c in SET_COLUMNS
                           if c in out}).to_csv(tmp, index=False)
-        elif kind == '.json': out.to_json(tmp, orient='records', indent=1)
+        elif kind == '.json': Path(tmp).write_text(_json_records(out))
         else: out.to_parquet(tmp, index=False)
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~current_umask())
     except BaseException as e:
@@ -399,10 +410,14 @@ def read_frame(
         df = pd.read_csv(path)
         for c in SET_COLUMNS:
             if c in df: df[c] = df[c].map(json.loads)
-    elif kind == '.json': df = pd.DataFrame.from_records(json.loads(path.read_text()))
+    elif kind == '.json':
+        df = pd.DataFrame.from_records(json.loads(path.read_text()))
+        df = df.astype({c: float for c in df if df[c].isna().all()})  # a column of nulls held NaN (`ante_prob` counted)
     else: df = pd.read_parquet(path)
     for c in SET_COLUMNS:
         if c in df: df[c] = [frozenset(map(str, s)) for s in df[c]]
+    if kind == '.json' and {'conviction', 'confidence'} <= set(df):   # JSON has no infinity: a certain rule's is null
+        df.loc[df.conviction.isna() & (df.confidence == 1), 'conviction'] = np.inf
     return df
 
 # %% ../nbs/11_persist.ipynb #99a7b29f
