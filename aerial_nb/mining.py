@@ -678,9 +678,9 @@ class Summary:
 _CLUSTER = ('partitions', 'workers', 'worker_peak_memory_mb')
 
 # %% ../nbs/08_mining.ipynb #c8dbb147
-def _reading_facts(facts: dict) -> dict:
-    "The `Summary` fields of what reading the table found (`Scan.stats`), a cluster's facts as one."
-    names = {f.name for f in fields(Summary)} - {'rows', 'cluster'}
+def _reading_facts(facts: dict, trained: bool = True) -> dict:
+    "The `Summary` fields of what reading the table found (`Scan.stats`), a cluster's facts as one; none on training if none ran."
+    names = {f.name for f in fields(Summary)} - {'rows', 'cluster'} - (set() if trained else {'training_rows', 'sampled'})
     return dict({k: v for k, v in facts.items() if k in names},
                 cluster={k: facts[k] for k in _CLUSTER if k in facts} or None)
 
@@ -1184,7 +1184,7 @@ def fit_rules(
                 steps=len(model.history) if model is not None else 0,
                 loss=float(np.mean(model.history[-25:])) if model is not None else None, distance=distance,
                 diagnosis=diag, train_s=train_s, extract_s=time.perf_counter() - t0 - train_s,
-                **_reading_facts(facts))
+                **_reading_facts(facts, model is not None))
     s.peak_memory_mb = peak_memory_mb()
     return model, rules, s
 
@@ -1533,7 +1533,7 @@ def mine_itemsets(
                       support=float(out.support.mean()) if len(out) else None, paths=[vars(p) for p in paths],
                       stop=model.stop if model is not None else 'not trained',
                       steps=len(model.history) if model is not None else 0,
-                      **_reading_facts(dict(s.stats, sampled=len(s.sample) < s.n_rows)))
+                      **_reading_facts(dict(s.stats, sampled=len(s.sample) < s.n_rows), model is not None))
     summary.total_s, summary.peak_memory_mb = time.perf_counter() - t0, peak_memory_mb()
     out.attrs['summary'] = summary
     return out
