@@ -658,7 +658,7 @@ def item_index(self: Encoder,
     items,                 # one name or an iterable of names `feature=value`, `(feature, value)` pairs, or (with `features`) feature names
     features: bool = False # also accept bare feature names, meaning all their categories
 ) -> np.ndarray:           # sorted unique item indices
-    "Column indices of `items`; unknown names are an error listing them."
+    "Column indices of `items` (a feature of one category named alone is its item); unknown names are an error listing them."
     if items is None: raise TypeError('items must be an item name or a list of them, got None')
     items = check_names(items, 'items')
     out, bad = [], []
@@ -672,7 +672,7 @@ def item_index(self: Encoder,
             raise ValueError(f'{name!r} names both a column and the item {name} of column {f!r}: give the item as the '
                              f'pair {(f, v)!r}, or rename the column')
         if name in self._index: out.append(self._index[name])
-        elif features and name in fidx: out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
+        elif name in fidx and (features or self.sizes[fidx[name]] == 1): out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
         else: bad.append(name)
     if bad:
         raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}'
