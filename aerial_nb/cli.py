@@ -214,6 +214,7 @@ def build_parser(
     p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
     p.add_argument('--data', default=None, help='also count the rule on this table (as for mine)')
+    p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP', help='--data holds baskets (as for mine)')
     add_options(p, verify_rule, VERIFY)
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
     for name, run in _COMMANDS.items(): sub.choices[name].set_defaults(run=run)
@@ -275,7 +276,8 @@ def _data(args):
     "The table a mining command reads: the path, or with --baskets the file's baskets."
     if getattr(args, 'baskets', None) is None: return args.data
     if args.baskets == '': raise InputError("--baskets is empty (''): give the items' separator, or the option alone for ','")
-    if args.dask: raise InputError('--baskets: the baskets are read here, not on a cluster; leave out --dask')
+    if args.data is None: raise InputError('--baskets says how to read --data: give --data')
+    if getattr(args, 'dask', None): raise InputError('--baskets: the baskets are read here, not on a cluster; leave out --dask')
     return read_baskets(args.data, args.baskets)
 
 # %% ../nbs/12_cli.ipynb #662533f5
@@ -310,7 +312,7 @@ def _info(args) -> dict:
 
 # %% ../nbs/12_cli.ipynb #6377e81c
 def _verify(args) -> dict:
-    out = verify_rule(args.model, args.antecedent, args.consequent, args.data, **typed(args, VERIFY))
+    out = verify_rule(args.model, args.antecedent, args.consequent, _data(args), **typed(args, VERIFY))
     if not args.json: print(verdict_text(out, args.antecedent, args.consequent))
     return out
 
@@ -363,7 +365,6 @@ def _interrupted(name: str) -> int:
 # %% ../nbs/12_cli.ipynb #22a56427
 def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
     "Run the parsed command: its outputs' folders checked first, its warnings one line each on stderr, its summary as JSON."
-    # what the results files record
     args.command_line, args.t0 = 'aerial-nb ' + shlex.join(sys.argv[1:] if argv is None else argv), time.perf_counter()
     for a in _subparser(ap, args.command)._actions:   # `--seed=--`: argparse leaves a list where a value belongs
         v = getattr(args, a.dest, None)
@@ -436,8 +437,7 @@ def main(
         return 1
     finally:
         if getattr(args, 'outputs', None) is not None: args.outputs.discard()   # outputs not put in place
-        # the Dask client --dask opened, and a local cluster with it
-        if getattr(args, 'cluster', None) is not None: args.cluster.close()
+        if getattr(args, 'cluster', None) is not None: args.cluster.close()      # --dask's client, and its local cluster
         if main_thread: signal.signal(signal.SIGINT, previous)
 
 # %% ../nbs/12_cli.ipynb #e015e64f

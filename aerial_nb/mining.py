@@ -1564,7 +1564,8 @@ def verify_rule(
     a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)
     if _one_category(enc)[np.r_[a[0], c]].any():
         warnings.warn("the model's verdict says nothing here: a feature of one category (an item present or absent, "
-                      "as in baskets) gets the answer 1 whatever it is shown; give data to count the rule",
+                      "as in baskets) gets the answer 1 whatever it is shown; " + ("give data to count the rule" if data is None
+                      else "the counts on the data decide"),
                       MiningWarning, stacklevel=2)
     if data is None: return out
     marks = [f for f, cats in zip(enc.features, enc.categories) if list(cats) == ['1']]   # presence columns (`col=1`)
