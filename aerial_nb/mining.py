@@ -868,7 +868,8 @@ def functional(
     n_rows: int = None,
 ) -> np.ndarray:     # (r,) bool
     ("Whether a rule joins two columns one of which is a function of the other over the whole table (among the rows "
-     "where both have a value): the consequent's column and one of the antecedent's.")
+     "where both have a value, the function taking two values or more, its argument's values held by two rows each "
+     "on average: see the text): the consequent's column and one of the antecedent's.")
     bits, n = as_bits(data, n_rows)
     fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
     fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
@@ -881,14 +882,28 @@ def functional(
     cols, yseg = items(ys), offsets(ys)
     per = max(1, CELLS // len(cols))                          # value pairs counted at once, at most `CELLS`
     for b in np.split(xs, np.flatnonzero(np.diff(np.cumsum(starts[xs + 1] - starts[xs]) // per)) + 1):
-        met = (np.concatenate([N for _, N in cooccurrence(bits, items(b)[:, None], cols, n_rows=n)]) > 0).astype(np.int32)
-        xseg = offsets(b)                                                                  # met: (x values, y values) seen
-        one_y = np.logical_and.reduceat(np.add.reduceat(met, yseg, 1) <= 1, xseg, 0)     # x value: one y value
-        one_x = np.logical_and.reduceat(np.add.reduceat(met, xseg, 0) <= 1, yseg, 1)     # y value: one x value
-        tied[np.ix_(b, ys)] = one_y | one_x
+        N = np.concatenate([N for _, N in cooccurrence(bits, items(b)[:, None], cols, n_rows=n)])
+        met, xseg = (N > 0).astype(np.int32), offsets(b)                                 # met: (x values, y values) seen
+        per_x, per_y = np.add.reduceat(met, yseg, 1), np.add.reduceat(met, xseg, 0)
+        one_y = np.logical_and.reduceat(per_x <= 1, xseg, 0)                             # x value: one y value
+        one_x = np.logical_and.reduceat(per_y <= 1, yseg, 1)                             # y value: one x value
+        nx = np.add.reduceat((per_x > 0).astype(np.int64), xseg, 0)                      # x values seen with y's
+        ny = np.add.reduceat((per_y > 0).astype(np.int64), yseg, 1)
+        both = np.add.reduceat(np.add.reduceat(N, yseg, 1), xseg, 0)                     # rows where both have one
+        tied[np.ix_(b, ys)] = (one_y & (ny >= 2) & (2 * nx <= both)) | (one_x & (nx >= 2) & (2 * ny <= both))
     return (tied[fa, fc] & (ante >= 0)).any(1)
 
 # %% ../nbs/08_mining.ipynb #90fc0610
+def _determines(a: np.ndarray, b: np.ndarray) -> bool:
+    ("Whether the values `a` (codes in the order of the values) determine the values `b`, in a way that says something: "
+     "`b` takes two values or more, and `a`'s values repeat (two rows each on average) or, in `a`'s order, `b` changes "
+     "value fewer than twice per value of `b` (a threshold on a number). Codes of -1 (missing) are left out.")
+    both = (a >= 0) & (b >= 0); a, b = a[both].astype(np.int64), b[both].astype(np.int64)
+    ua, first = np.unique(a, return_index=True)
+    nb = len(np.unique(b))
+    if nb < 2 or len(np.unique(a * (b.max() + 1) + b)) != len(ua): return False
+    return 2 * len(ua) <= len(a) or np.count_nonzero(np.diff(b[first])) < 2 * nb
+
 def raw_functional(
     df: pd.DataFrame,  # the table as given: its own values, before binning
     enc: Encoder,      # its encoder
@@ -896,18 +911,20 @@ def raw_functional(
     cons,              # (r,) consequents
 ) -> np.ndarray:       # (r,) bool
     ("`functional` decided on the table's own values, finer than its bins (a column derived from a binned number), "
-     "for the rules that join a binned column: among the rows where both have a value.")
+     "for the rules that join a binned column: among the rows where both have a value (`_determines`).")
     fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
     fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
     binned = np.array([f in enc.edges for f in enc.features] + [False])         # [-1]: no item
     pick, tied = (ante >= 0) & (binned[fa] | binned[fc]), np.zeros((len(enc), len(enc)), bool)
     names, codes = {str(c): c for c in df.columns}, {}
-    code = lambda f: codes.setdefault(f, pd.factorize(df[names[enc.features[f]]])[0])   # -1: missing
+    def code(f):                                                                 # -1: missing; in the values' order
+        if f not in codes:
+            col = df[names[enc.features[f]]]
+            try: codes[f] = pd.factorize(col, sort=True)[0]
+            except TypeError: codes[f] = pd.factorize(col)[0]                    # values that do not sort
+        return codes[f]
     for x, y in np.unique(np.column_stack([fa[pick], fc[pick]]), axis=0):         # a pair of columns at a time
-        a, b = code(x), code(y)
-        both = (a >= 0) & (b >= 0); a, b = a[both], b[both]
-        joint = len(pd.unique(a.astype(np.int64) * (int(b.max(initial=0)) + 1) + b))
-        tied[x, y] = joint in (len(pd.unique(a)), len(pd.unique(b)))
+        tied[x, y] = _determines(code(x), code(y)) or _determines(code(y), code(x))
     return (tied[fa, fc] & pick).any(1)
 
 # %% ../nbs/08_mining.ipynb #b6e1ec62
