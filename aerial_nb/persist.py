@@ -13,7 +13,7 @@ import pandas as pd
 from fastcore.basics import patch
 
 from .encoding import MISSING, Encoder
-from .streaming import parquet_files
+from .streaming import is_glob, parquet_files
 # for annotations; torch is imported only when a model is saved or loaded
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
@@ -345,7 +345,7 @@ def _spares_input(path: Path, data: str, option: str):
     if path.exists() and any(os.path.samefile(path, f) for f in files):
         what = 'the input table' if files == [data] else f'a file of the input table {data}'
         raise InputError(f'{option} {path} is {what}; writing the rules there would overwrite the data')
-    if (fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(data)) if any(ch in data for ch in '*?[') else
+    if (fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(data)) if is_glob(data) else
             path.suffix.lower() == '.parquet' and Path(data).is_dir()
             and Path(os.path.realpath(data)) in Path(os.path.realpath(path)).parents):
         raise InputError(f'{option} {path} would be read as part of the input table {data} next time; '

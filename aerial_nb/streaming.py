@@ -21,7 +21,7 @@ from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
-           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'parquet_files', 'open_table',
+           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'is_glob', 'parquet_files', 'open_table',
            'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'describe_text',
            'read_table', 'read_baskets']
 
@@ -389,13 +389,17 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     return Source(name, read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True, keep=keep)
 
 # %% ../nbs/04_streaming.ipynb #5ae7ab57
+def is_glob(spec) -> bool:
+    "Whether `spec` is a pattern of file names: it holds `*`, `?` or `[`, and no file or folder is named so as written."
+    return any(ch in str(spec) for ch in '*?[') and not os.path.lexists(str(spec))
+
 def parquet_files(
     spec,        # a Parquet file, a folder of Parquet files (searched recursively) or a glob
 ) -> list:       # the files' paths, in the order their rows are read
     "The Parquet files `spec` names, in the order a table made of them is read; a folder that cannot be read is named."
     spec = str(spec)
     path = Path(spec)
-    if any(ch in spec for ch in '*?['):
+    if is_glob(spec):
         files = sorted(glob.glob(spec))
         if not files: raise FileNotFoundError(f'no file matches {spec}')
         return files
@@ -442,7 +446,7 @@ def open_table(
     path = Path(spec)
     try: exists, folder = path.exists(), path.is_dir()
     except OSError as e: raise ValueError(f'cannot read {spec} ({e.strerror})') from None   # a folder on the way is locked
-    if any(ch in spec for ch in '*?[') or folder or path.suffix.lower() in ('.parquet', '.pq'):
+    if is_glob(spec) or folder or path.suffix.lower() in ('.parquet', '.pq'):
         return _parquet(parquet_files(spec), spec, na_values)
     if not exists: raise FileNotFoundError(f'no such file: {spec}')
     return _csv(path, na_values, spec)
