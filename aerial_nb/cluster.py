@@ -15,7 +15,7 @@ from distributed import Client, as_completed
 
 from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
 from .bitsets import BitTable, code_bits
-from .streaming import (CHUNK_ROWS, READAHEAD, Scan, mark_missing, dictionary_schema, parquet_files,
+from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, mark_missing, dictionary_schema, parquet_files,
                                  parquet_format, peak_memory_mb, training_rows)
 
 # %% auto #0
@@ -83,7 +83,7 @@ def read_partition(
     try:
         data = pds.dataset([part.path], format=parquet_format(schema), schema=dictionary_schema(schema))
         frag = next(data.get_fragments()).subset(row_group_ids=list(part.row_groups))
-        for b in frag.to_batches(schema=data.schema, batch_size=rows, **READAHEAD): yield b.to_pandas()
+        for b in frag.to_batches(schema=data.schema, batch_size=rows, **READAHEAD): yield batch_frame(b)
     except (OSError, ValueError) as e:
         raise ValueError(f'cannot read {part.path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
 

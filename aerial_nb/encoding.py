@@ -17,8 +17,8 @@ from fastcore.meta import delegates
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON', 'OFF',
-           'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
+__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'EXACT', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
+           'OFF', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
            'auto_edges', 'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options',
            'fit_batches', 'encode', 'is_transactions', 'present_items', 'transactions']
 
@@ -294,12 +294,15 @@ def _distinct(v: pd.Series):
 
 # %% ../nbs/02_encoding.ipynb #2efa8f77
 _CODE = re.compile(r'[+-]?0\d')   # a leading zero before a digit
+EXACT = 2**53                     # whole numbers past this are not held exactly as floats: a column of them holds codes
 
 # %% ../nbs/02_encoding.ipynb #0d365f03
 def _codes_like(u: pd.Series) -> bool:
-    "Whether some distinct text of `u` is a code with a leading zero (`007`, `-01`): a code, not a number."
-    if len(u) <= 256 and all(isinstance(t, str) for t in u): return any(_CODE.match(t.strip()) for t in u)
-    return bool(u.astype(str).str.strip().str.match(_CODE.pattern).any())
+    ("Whether some distinct text of `u` is a code: a leading zero (`007`, `-01`), or a whole number past `EXACT` "
+     "(a barcode, an account), which floats would merge with its neighbours. A code, not a number.")
+    s = pd.Series(u, dtype=object).astype(str).str.strip()
+    if s.str.match(_CODE.pattern).any(): return True
+    return any(abs(int(t)) > EXACT for t in s[s.str.fullmatch(r'[+-]?\d{16,}')])
 
 # %% ../nbs/02_encoding.ipynb #9b29bc62
 _NONE = pd.Series([], dtype=object)   # no value yet (shared: a column's values are replaced, never changed in place)
@@ -333,6 +336,8 @@ class ColumnFit:
         self.present += len(v)
         u = None                                                                          # the distinct texts
         self.typed &= _is_numeric(s)
+        if self.typed and pd.api.types.is_integer_dtype(s) and max(abs(int(v.min())), abs(int(v.max()))) > EXACT:
+            self.typed = False                                                 # codes, not numbers: see `EXACT`
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
         if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
             u = pd.Series(pd.unique(v), dtype=object)

@@ -21,9 +21,9 @@ from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
-           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'is_glob', 'parquet_files', 'open_table',
-           'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe', 'describe_text',
-           'read_table', 'read_baskets']
+           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'is_glob', 'parquet_files',
+           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe',
+           'describe_text', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -189,6 +189,16 @@ def _one_schema(files: list, schemas: list, name: str):
         raise
 
 # %% ../nbs/04_streaming.ipynb #f597a6e1
+def batch_frame(b) -> pd.DataFrame:
+    ("An Arrow record batch as a DataFrame; a 64-bit integer column with missing cells as pandas' nullable integers "
+     "(pandas' default, floats, would merge whole numbers past `EXACT`).")
+    import pyarrow as pa
+    df = b.to_pandas()
+    for j, f in enumerate(b.schema):
+        if f.type in (pa.int64(), pa.uint64()) and b.column(j).null_count:
+            df[f.name] = b.column(j).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}.get)
+    return df
+
 def _parquet(files: list, name: str, na_values) -> Source:
     import pyarrow.dataset as pds, pyarrow.parquet as pq
     files, schemas = [str(f) for f in files], []
@@ -200,7 +210,7 @@ def _parquet(files: list, name: str, na_values) -> Source:
         data = pds.dataset(files, schema=dictionary_schema(schema), format=parquet_format(schema))
         n = data.count_rows()
     except Exception as e: raise ValueError(f'cannot read {name}: {str(e).splitlines()[0]}') from None
-    read = lambda rows: (b.to_pandas() for b in data.to_batches(batch_size=rows, **READAHEAD))
+    read = lambda rows: (batch_frame(b) for b in data.to_batches(batch_size=rows, **READAHEAD))
     return Source(name, read, n, tuple(na_values or ()))
 
 # %% ../nbs/04_streaming.ipynb #c5ea7a03
