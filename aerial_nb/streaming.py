@@ -32,16 +32,21 @@ NA_VALUES = ('', 'NA', 'N/A', 'n/a', '<NA>', '#N/A', '#N/A N/A', '#NA', 'NaN', '
              'None', '1.#IND', '1.#QNAN', '-1.#IND', '-1.#QNAN')
 
 # %% ../nbs/04_streaming.ipynb #659a8c8d
+def _texts(t) -> bool:
+    "Whether a column of dtype `t` holds text: strings, objects, or categories that are text (a Parquet dictionary)."
+    if isinstance(t, pd.CategoricalDtype): t = t.categories.dtype
+    return pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t)
+
 def mark_missing(
     df: pd.DataFrame,   # a batch of rows
     spellings,          # cell texts that mean "missing"
 ) -> tuple:             # the batch with those cells missing, and how many cells each spelling marked
-    "Text cells spelled as one of `spellings` become missing values."
+    "Text cells spelled as one of `spellings` become missing values (categories too)."
     if not spellings: return df, {}
-    text = [c for c, t in df.dtypes.items() if pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t)]   # by dtype: fast
+    text = [c for c, t in df.dtypes.items() if _texts(t)]                 # by dtype: fast
     na = df[text].isin(list(spellings)).to_numpy()
     if not na.any(): return df, {}
-    counts = pd.Series(df[text].to_numpy()[na]).value_counts()
+    counts = pd.Series(df[text].astype(object).to_numpy()[na]).value_counts()
     out = df.copy()
     out[text] = df[text].mask(na)
     return out, {str(k): int(v) for k, v in counts.items()}
