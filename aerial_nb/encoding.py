@@ -323,7 +323,7 @@ class ColumnFit:
         self.typed, self.text, self.numbers, self.unique, self.integral = True, True, True, True, True
         self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
         self.occupied = np.zeros(max(len(edges) - 1, 0), bool) if edges is not None else None
-        self.outside, self.coded, self.strays = False, False, []
+        self.outside, self.coded, self.strays, self.first = False, False, [], None   # first: a value, for messages
 
     def add(self,
         s: pd.Series,   # the column's values in one batch
@@ -334,6 +334,7 @@ class ColumnFit:
         v, self.rows = s if here.all() else s[here], self.rows + len(s)      # (no copy when nothing is missing)
         if not len(v): return
         self.present += len(v)
+        if self.first is None: self.first = v.iloc[0]
         u = None                                                                          # the distinct texts
         self.typed &= _is_numeric(s)
         if self.typed and pd.api.types.is_integer_dtype(s) and max(abs(int(v.min())), abs(int(v.max()))) > EXACT:
@@ -405,7 +406,9 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
     distinct, text = c.distinct, numeric and not c.typed                      # text: numbers written as text
     stray = _stray(c, o, len(distinct))
     if name in o['numeric'] and not numeric:
-        raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds text such as {str(distinct.iloc[0])!r}'))
+        held = 'text' if isinstance(c.first, str) else f'{type(c.first).__name__} values'
+        raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds {held} such as {c.first!r}')
+                         + ('' if stray or isinstance(c.first, str) else ' in a column of objects: convert it (astype(float))'))
     if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
     if text: distinct = pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
     def sampled():                        # the sample, as numbers: read only where bins need it
@@ -421,9 +424,10 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
         labels = bin_labels(e, None if o['paper'] else sampled(), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
-        if (c.typed or c.integral) and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']:
+        if ((c.typed or c.integral) and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']
+                and name not in o['numeric']):
             raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
-                             'it looks like an identifier; drop it')
+                             'it looks like an identifier; drop it (or name it numeric to bin it)')
         bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
         e = (auto_edges(values, o['floor']) if bins == 'auto' else
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
