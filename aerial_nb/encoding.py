@@ -51,6 +51,7 @@ def _interval_labels(
         if len(set(txt)) == len(txt): break
     labels = [f'({a}, {b}]' for a, b in zip(txt[:-1], txt[1:])]
     if edges[-1] == np.inf: labels[-1] = labels[-1][:-1] + ')'
+    if np.isfinite(edges[0]): labels[0] = '[' + labels[0][1:]      # given edges: the lowest is closed (see `_bin_codes`)
     return labels
 
 def short_cuts(
@@ -160,6 +161,7 @@ def bin_labels(
     labels = _interval_labels(edges, exact=True)
     if integral:
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
+        lo[0] = np.ceil(edges[0])                                  # closed, where given (-inf else)
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
                   for a, b in zip(np.where(np.isfinite(edges[:-1]), lo, -np.inf), hi)]
     if values is not None:
