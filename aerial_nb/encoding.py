@@ -433,6 +433,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
         e = (auto_edges(values, o['floor']) if bins == 'auto' else
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
+        if codes_like: e = np.unique(np.floor(e))              # whole numbers: a cut between two would leave a bin empty
         if not o['paper']: e = short_cuts(e, values)                          # short edges, each bin's rows unchanged
         labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
     else:
