@@ -28,8 +28,8 @@ from .persist import InputError, Outputs, check_writable
 from .mining import METHODS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
 # %% auto #0
-__all__ = ['SEEDS', 'TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options',
-           'typed', 'Command', 'added_commands', 'build_parser', 'main', 'cli']
+__all__ = ['TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options', 'typed',
+           'Command', 'added_commands', 'build_parser', 'main', 'cli']
 
 # %% ../nbs/12_cli.ipynb #aefe2787
 def whole_number(
@@ -47,9 +47,6 @@ def whole_number(
             raise argparse.ArgumentTypeError(f"must be {f'{also!r} or ' if also else ''}a whole number {span}, got {text!r}")
         return v
     return whole
-
-# %% ../nbs/12_cli.ipynb #ee870849
-SEEDS = 2**63   # the seeds `train` takes: 0 to 2**63 - 1
 
 # %% ../nbs/12_cli.ipynb #149fe89c
 def _number(low: float, high: float, low_open: bool, high_open: bool):
@@ -321,18 +318,21 @@ _COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _ver
 
 # %% ../nbs/12_cli.ipynb #fa6dde3b
 def _as_option(message: str, args, names: list) -> str:
-    "A library error in the command line's words: a parameter among the command's option `names` becomes --its-option."
+    ("A library error in the command line's words: a parameter among the command's option `names` becomes --its-option; "
+     "quoted text (the user's own names and values) stays as it is.")
     names = sorted(names, key=len, reverse=True)
     for k in names:
         if any(message.startswith(k + end) for end in (' ', ':', ',')):
             message = '--' + k.replace('_', '-') + message[len(k):]
             break
+    quoted = r"""((?<!\w)'[^']*'(?!\w)|(?<!\w)"[^"]*"(?!\w))"""
     for k in names:                                                   # 'FILE: name: ...' from the reader
-        message = re.sub(rf'(?<!\S){k}(?=: )', '--' + k.replace('_', '-'), message)
+        message = re.sub(rf'{quoted}|(?<!\S){k}(?=: )', lambda m: m[1] or '--' + k.replace('_', '-'), message)
     message = message.replace('paper=True', '--paper')
     for k in set(THRESHOLDS + names):                                 # name=value, and two-word names (no prose)
         end = r'(=|\b)' if '_' in k else '(=)'
-        message = re.sub(rf'(?<![-\w]){k}{end}', lambda m: '--' + k.replace('_', '-') + ' ' * (m[1] == '='), message)
+        message = re.sub(rf'{quoted}|(?<![-\w]){k}{end}',
+                         lambda m: m[1] or '--' + k.replace('_', '-') + ' ' * (m[2] == '='), message)
     if message.startswith('unknown column(s)'):                       # --drop, --categorical or --numeric
         named = [f"--{k}" for k in ('drop', 'categorical', 'numeric') if getattr(args, k, None)]
         return f"{' or '.join(named) or 'a column option'}: {message}"
