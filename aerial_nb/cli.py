@@ -94,14 +94,14 @@ def add_options(
     f: Callable,                 # the library function the options belong to
     names: list,                 # its parameters to offer, each as --name-with-dashes
 ):
-    ("Offer parameters of `f` as options: the help is the parameter's own comment, and the default is the function's, "
-     "shown in the help and never passed (an option the user does not give is not sent: `f` applies its default).")
+    ("Offer parameters of `f` as options: the help is the parameter's own comment, the default the function's, shown in "
+     "the help and never passed (`f` applies it); an option of several values given twice has the values of both.")
     sig, docs = inspect.signature(f).parameters, _docs(f)
     for name in names:
-        d = sig[name].default
+        d, kw = sig[name].default, TYPES.get(name, {})
         shown = '' if d in (None, False, inspect.Parameter.empty) else f' (default: {d!r})'
         p.add_argument('--' + name.replace('_', '-'), dest=name, default=argparse.SUPPRESS,
-                       help=(docs.get(name) or '').replace('%', '%%') + shown, **TYPES.get(name, {}))
+                       help=(docs.get(name) or '').replace('%', '%%') + shown, **(dict(kw, action='extend') if 'nargs' in kw else kw))
 
 # %% ../nbs/12_cli.ipynb #d932280e
 def typed(args, names: list) -> dict:
@@ -125,7 +125,7 @@ def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
                    'Parquet files), uci:NAME (' + ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
     p.add_argument('--data-dir', default=None,
                    help="another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)")
-    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT',
+    p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT', action='extend',
                    help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
@@ -208,7 +208,7 @@ def build_parser(
     p = sub.add_parser('verify', help="a saved model's verdict on one rule, and its exact counts on a table",
                        description=inspect.getdoc(verify_rule), **fmt)
     p.add_argument('model', help='the folder mine --save-model wrote')
-    p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', help='antecedent items, feature=value')
+    p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', action='extend', help='antecedent items, feature=value')
     p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
     p.add_argument('--data', default=None, help='also count the rule on this table (as for mine)')
     p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP', help='--data holds baskets (as for mine)')
