@@ -747,9 +747,9 @@ def is_transactions(data) -> bool:
 
 # %% ../nbs/02_encoding.ipynb #e3cc97b2
 def _zero_one(s: pd.Series) -> bool:
-    "Whether a column holds only 0/1 or True/False (and no missing cell)."
-    v = s.to_numpy()
-    return not s.isna().any() and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
+    "Whether a column holds only 0/1 or True/False, missing cells aside (off, as `present_items` and files read them)."
+    v = s.dropna().to_numpy()
+    return len(v) > 0 and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
 
 # %% ../nbs/02_encoding.ipynb #d3d87192
 ON, OFF = ('1', '1.0', 'true'), ('0', '0.0', 'false')   # the cells of a presence column (any case), missing being off
@@ -767,11 +767,13 @@ def present_items(
     on = {}
     for c in cols:
         t = df[c].astype(str).str.strip().str.lower()
-        on[str(c)], off = t.isin(ON).to_numpy(), (t.isin(OFF) | df[c].isna()).to_numpy()
-        if not (on[str(c)] | off).all():
+        on[c], off = t.isin(ON).to_numpy(), (t.isin(OFF) | df[c].isna()).to_numpy()
+        if not (on[c] | off).all():
             raise ValueError(f'{where}presence: column {c!r} holds values other than 0/1 (or true/false), such as '
-                             f'{df[c][~(on[str(c)] | off)].iloc[0]!r}')
-    return df.assign(**{c: _present(v) for c, v in on.items()})
+                             f'{df[c][~(on[c] | off)].iloc[0]!r}')
+    out = df.copy()                                          # (the columns' own names: 0 stays 0, not '0')
+    for c, v in on.items(): out[c] = _present(v)
+    return out
 
 # %% ../nbs/02_encoding.ipynb #47e97e39
 def transactions(
