@@ -781,12 +781,14 @@ def transactions(
     columns=None,   # names of a sparse matrix's columns (default i0, i1, ...)
     presence=None,  # a table's 0/1 (or boolean) columns to read as present/absent (True: every such column)
 ) -> pd.DataFrame:  # present items hold '1', absent ones are missing (no item under `missing='absent'`)
-    "Transactions as a table whose only items are the items present: `item=1`, never `item=0`."
+    ("Transactions as a table whose only items are the items present: `item=1`, never `item=0`; a column of a boolean "
+     "frame or matrix that is never on (an unused category of `pd.get_dummies`) has no item, and is left out.")
     if isinstance(data, pd.DataFrame) and not is_transactions(data):
         cols = [c for c in data.columns if _zero_one(data[c])] if presence is True else check_names(presence, 'presence')
         return present_items(data, cols) if cols else data
     if isinstance(data, pd.DataFrame):
-        return pd.DataFrame({str(c): _present(data[c].to_numpy(bool, na_value=False)) for c in data.columns}, index=data.index)
+        on = {str(c): data[c].to_numpy(bool, na_value=False) for c in data.columns}
+        return pd.DataFrame({c: _present(v) for c, v in on.items() if v.any()}, index=data.index)
     if hasattr(data, 'tocsc'):
         m = data.tocsc()
         names = [f'i{j}' for j in range(m.shape[1])] if columns is None else [str(c) for c in check_names(columns, 'columns')]
@@ -795,8 +797,8 @@ def transactions(
         out = {}
         for j, name in enumerate(names):
             on = np.zeros(m.shape[0], bool); on[m.indices[m.indptr[j]:m.indptr[j + 1]][m.data[m.indptr[j]:m.indptr[j + 1]] != 0]] = True
-            out[name] = _present(on)
-        return pd.DataFrame(out)
+            if on.any(): out[name] = _present(on)
+        return pd.DataFrame(out, index=pd.RangeIndex(m.shape[0]))
     if not isinstance(data, (list, tuple)): raise TypeError(f'data must be baskets, a DataFrame or a sparse matrix, got {_shown(data)}')
     n, names, pairs = _baskets(data)
     on = np.zeros((len(names), n), bool); on[pairs[:, 1], pairs[:, 0]] = True
