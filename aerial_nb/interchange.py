@@ -126,13 +126,14 @@ def from_mlxtend(
     data,                  # the table it was mined from: a DataFrame, a boolean one-hot frame, baskets, a sparse matrix
     **thresholds,          # the checks' thresholds (`check_thresholds`: min_confidence, min_lift, floor, alpha, ...)
 ) -> pd.DataFrame:         # the rules with exact metrics, p_value and passes (every check, counted)
-    "mlxtend's rules counted exactly on their table, each judged by every check of the default mode."
+    ("mlxtend's rules counted exactly on their table, each judged by every check of the default mode; the rules keep "
+     "mlxtend's names (`bread`, where `mine` says `bread=1`), row for row.")
     for col in ('antecedents', 'consequents'):
         if col not in frame: raise ValueError(f"not mlxtend's rules: no column {col!r}")
     many = np.flatnonzero(frame.consequents.map(len).to_numpy() != 1)
     if len(many): raise ValueError(f'rule {many[0]} has {len(frame.consequents.iloc[many[0]])} consequent items; rules here '
                                    'have one: keep frame[frame.consequents.map(len) == 1]')
-    table = transactions(data) if is_transactions(data) else data
+    table = transactions(data) if is_transactions(data) else transactions(data, presence=True)   # 0/1 columns: as mlxtend
     enc = Encoder.fit(table); X = enc.transform(table); look = _item_lookup(enc)
     ante = _indices(frame.antecedents, look, 'antecedents')
     cons = np.array(_indices(frame.consequents, look, 'consequents'), np.int64).reshape(-1)
@@ -146,7 +147,8 @@ def from_mlxtend(
     nA = np.rint(metrics['antecedent support'].to_numpy() * len(X)).astype(np.int64)
     nAC = np.rint(metrics['support'].to_numpy() * len(X)).astype(np.int64)
     p = fisher_greater(nAC, nA, checks.counts[cons], len(X))
-    return rules_to_frame(enc, A, cons, metrics).assign(p_value=p, passes=passes)
+    own = {c: [frozenset(map(str, s)) for s in frame[c]] for c in ('antecedents', 'consequents')}
+    return rules_to_frame(enc, A, cons, metrics).assign(**own, p_value=p, passes=passes)
 
 # %% ../nbs/15_interchange.ipynb #47e441c0
 def _antecedent_items(
