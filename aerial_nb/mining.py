@@ -30,7 +30,7 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
            'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'STRUCTURE', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
+           'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
            'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
            'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
            'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
@@ -351,6 +351,7 @@ def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
 PROBES, CALIBRATION_ROWS = 256, 1 << 16    # antecedents of each length the stop asks about; rows they are counted on
 PATIENCE, TOLERANCE = 2, 0.02              # training has converged when `PATIENCE` checks improve less than `TOLERANCE`
 STRUCTURE = 0.1                            # an exact frequency this far from its marginal (and 4 sd) is structure
+SETTLED = 0.005                            # a structure error this small has nothing left to learn that a gate turns on
 
 # %% ../nbs/08_mining.ipynb #e3395d98
 class Calibration:
@@ -436,11 +437,13 @@ def structure_error(self: Calibration, model: Model, errors: list = None) -> flo
 @patch
 def __call__(self: Calibration, model: Model):
     ("Training's stop: 'converged' once neither the distance nor the error on the table's structure has improved by "
-     "`TOLERANCE` in `PATIENCE` checks; never without a probe antecedent (nothing measured: training runs to its budget).")
+     "`TOLERANCE` in `PATIENCE` checks (gains on a structure error under `SETTLED` do not count); never without a "
+     "probe antecedent (nothing measured: training runs to its budget).")
     errors = self.errors(model)
     d, s = self.distance(model, errors), self.structure_error(model, errors)
     self.history.append(d)
-    better = d < self.best * (1 - TOLERANCE) or s < self.best_structure * (1 - TOLERANCE)   # False for a nan
+    learning = SETTLED < self.best_structure and s < self.best_structure * (1 - TOLERANCE)    # False for a nan
+    better = d < self.best * (1 - TOLERANCE) or learning
     self.best, self.best_structure = min(self.best, d), float(np.fmin(self.best_structure, s))  # fmin: a nan leaves it
     self.waiting = 0 if better else self.waiting + 1
     self.postfix = dict(distance=f'{d:.4f}', **({'structure': f'{s:.4f}'} if s == s else {}))
