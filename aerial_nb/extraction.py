@@ -250,7 +250,7 @@ def top_k(
     X=None,                # the table, its one-hot data or `BitTable`, to rank by a metric
 ) -> Rules:                # the kept rules, by consequent, best first
     "At most k rules per consequent, the best by `by`; ties go to shorter antecedents, then smaller item indices."
-    if not (isinstance(k, (int, np.integer)) and k >= 1): raise ValueError(f'k must be a positive integer, got {k!r}')
+    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k >= 1): raise ValueError(f'k must be a positive integer, got {k!r}')
     s = _score(rules, by, X)
     order = np.lexsort((*rules.ante.T[::-1], (rules.ante >= 0).sum(1), np.where(np.isnan(s), np.inf, -s), rules.cons))
     cons = rules.cons[order]

@@ -1219,6 +1219,8 @@ def top_rules(
         raise ValueError(f'top_k must be a whole number of at least 1, got {k!r}')
     if by not in rules.columns or by in ('antecedents', 'consequents'):
         raise ValueError(f'by must be a measure of the rule table, one of {[c for c in rules.columns if c not in ("antecedents", "consequents")]}, got {by!r}')
+    if len(rules) and rules[by].isna().all():
+        raise ValueError(f'by={by!r}: no rule has a value (the model\'s answers need a trained model: method="model")')
     key = pd.DataFrame({'c': rules.consequents.map(lambda c: ' & '.join(sorted(c))), 'size': rules.antecedents.map(len),
                         'text': rules.antecedents.map(lambda a: ' & '.join(sorted(a))),
                         'score': rules[by].astype(float) * (1 if by == 'p_value' else -1)})
@@ -1411,7 +1413,7 @@ def find_itemsets(
     budget: float = EXACT_BUDGET, # the most a length may cost to be counted exactly under 'auto'
     n_rows: int = None,           # rows of the table (needed when `data` is bit sets)
     memory_mb: float = 256,
-) -> tuple:                       # (support, itemsets, padded item indices of every frequent itemset; the `LengthReport`s)
+) -> tuple:                       # (the frequent itemsets as padded item indices, their support, the `LengthReport`s)
     "Every itemset of up to `max_length` items holding `min_support` of the rows: counted, or grown by the model."
     _check_arguments(model=model, max_length=max_length, items=items, method=method, budget=budget, n_rows=n_rows,
                      memory_mb=memory_mb)
@@ -1492,8 +1494,7 @@ def no_itemsets(
 def mine_itemsets(
     data,                         # as for `mine`
     max_length: int = None,       # the longest itemset (default 2; 1 on a table of one feature)
-    min_support: float = None,    # itemsets hold in at least this share of rows, counted exactly (default `FLOOR`, 0.1;
-                                  # paper: no support asked unless given)
+    min_support: float = None,    # itemsets hold in at least this share of rows, counted (default `FLOOR`, 0.1; paper: none)
     items=None,                   # items or features the itemsets may use (default all)
     method: str = 'auto',         # 'auto' (counted where affordable, the model's proposals elsewhere), 'exact' or 'model'
     paper: bool = False,          # the paper's Algorithm 2: itemsets whose marked items all reach `tau_i`
