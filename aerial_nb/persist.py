@@ -329,9 +329,9 @@ def check_out(
 ) -> Path:
     "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input."
     path = _path(path, option)
+    if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
     if path.suffix.lower() not in FRAMES:
         raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
-    if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
     if data: _spares_input(path, str(data), option)
     check_writable(path.absolute().parent, option)
     return path
