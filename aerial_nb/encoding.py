@@ -84,9 +84,11 @@ def check_names(
     empty: bool = True,  # whether an empty list is allowed
     text: bool = False,  # every name must be text (cell spellings); else a column name, an item or an item pair
 ) -> list:               # the names as a list (None stays None)
-    "One name or a list of names, refused in one line naming `name` when it is neither (a number, a dict, NaN)."
+    ("One name (a whole number too: a column may be named 0) or a list of names, refused in one line naming `name` "
+     "when it is neither (2.5, a dict, NaN).")
     if v is None: return None
-    if isinstance(v, str): v = [v]
+    whole = isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+    if isinstance(v, str) or (whole and not text): v = [v]
     elif isinstance(v, (list, tuple, set, frozenset, pd.Index, pd.Series, np.ndarray)): v = list(v)
     elif isinstance(v, Iterator): v = list(v)                                    # a generator, read once
     else: raise TypeError(f'{name} must be a name or a list of names, got {_shown(v)}')
@@ -684,7 +686,8 @@ def item_index(self: Encoder,
             raise ValueError(f'{name!r} names both a column and the item {name} of column {f!r}: give the item as the '
                              f'pair {(f, v)!r}, or rename the column')
         if name in self._index: out.append(self._index[name])
-        elif name in fidx and (features or self.sizes[fidx[name]] == 1): out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
+        elif name in fidx and (features or self.sizes[fidx[name]] == 1):
+            out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
         else: bad.append(name)
     if bad:
         raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}'
