@@ -1394,7 +1394,8 @@ def text(self: Summary,
                  + f"; read in {s.passes} passes ({s.fit_s + s.scan_s:.2f}s, {s.rows_per_s:,.0f} rows/s); mined in {s.extract_s:.2f}s"
                  + f"; {s.total_s:.2f}s in all; peak memory {s.peak_memory_mb:,.0f} MB")
     if s.near_constant:
-        lines.append('near-constant features, left out: ' + ', '.join(f'{f} ({v:.0%} one value)' for f, v in s.near_constant.items()))
+        lines.append('values nearly every row holds, left out of rules (the rest of the feature is kept): '
+                     + ', '.join(f'{f} ({v:.0%} one value)' for f, v in s.near_constant.items()))
     if rules is not None and len(rules):
         top = rules.assign(size=rules.antecedents.map(len)).sort_values(['size', 'confidence'], ascending=[True, False]).head(show)
         lines += [f"  {rule_text(r.antecedents, r.consequents)}  (support {r.support:.3f}, confidence {r.confidence:.3f}, "
