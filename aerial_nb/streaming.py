@@ -380,7 +380,7 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     path, keep = _readable(path, name)                              # a pipe or a device: read once, into a file
     kind, text = _head(path, name)
     sep = _sniff_sep(text)
-    lines = csv.reader(io.StringIO(text), delimiter=sep)
+    lines = csv.reader(io.StringIO(text, newline=None), delimiter=sep)          # lines ended by \r too (as pandas reads)
     try: header = next(lines, [])
     except csv.Error as e:
         raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
