@@ -342,9 +342,9 @@ def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
     "(m,) bool: the candidates (m, L+1) whose every L-item subset is a row of `frequent` (m', L)."
     keep = np.ones(len(cand), bool)
     if cand.shape[1] <= 2 or not len(cand): return keep
-    known = row_ids(frequent)
     for d in range(cand.shape[1] - 1):                 # dropping the last item gives a set of `frequent` by construction
-        keep &= np.isin(row_ids(np.delete(cand, d, 1)), known)
+        ids = row_ids(np.vstack([frequent, np.delete(cand, d, 1)]))   # one numbering for both: see `row_ids`
+        keep &= np.isin(ids[len(frequent):], ids[:len(frequent)])
     return keep
 
 # %% ../nbs/08_mining.ipynb #8a3ea7bc
