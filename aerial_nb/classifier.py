@@ -164,12 +164,14 @@ def _rule_proba(
     cls: np.ndarray,     # (r,) the class each rule predicts
 ) -> np.ndarray:         # (r, K) probabilities, each row summing to 1
     ("A rule's confidence for its class; the rest shared by the other classes as they occur in its rows (plus one each), "
-     "a hair under the rule's class on a tie so that the argmax is its class.")
+     "each kept a hair under the rule's class (then all scaled to sum to 1), so that the argmax is its class, as the "
+     "rule list says: under `min_confidence` 0.5 another class may hold more of a rule's rows.")
     r, K = counts.shape
     conf = counts[np.arange(r), cls] / np.maximum(counts.sum(1), 1)
     rest = (counts + 1.0)
     rest[np.arange(r), cls] = 0
     P = (1 - conf)[:, None] * rest / np.maximum(rest.sum(1, keepdims=True), 1e-300) * (1 - 1e-9)
+    P = np.minimum(P, conf[:, None] * (1 - 1e-9))
     P[np.arange(r), cls] = conf
     return P / P.sum(1, keepdims=True)
 
