@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_interchange.ipynb #16b67727
 from __future__ import annotations
-import csv, io, warnings
+import csv, io, itertools, warnings
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +30,11 @@ class InterchangeWarning(UserWarning):
     "Rules written in a format that cannot carry them whole."
 
 def _readable(item: str) -> bool:
-    "Whether `read_arules` reads `item` back as one item: no comma outside brackets, no brace, no ' => '."
-    return _split_items('{' + item + '}') == [item.strip()] and not set('{}') & set(item) and ' => ' not in item
+    ("Whether `read_arules` reads `item` back as one item: no comma outside brackets, no brace, no ' => ', and its "
+     "brackets closed (a lone one, as in `answer=1) agree`, would take in the items beside it).")
+    depth = np.cumsum([1 if ch in '([' else -1 if ch in ')]' else 0 for ch in item]) if item else np.zeros(1)
+    balanced = depth.min(initial=0) >= 0 and depth[-1] == 0
+    return balanced and _split_items('{' + item + '}') == [item.strip()] and not set('{}') & set(item) and ' => ' not in item
 
 # %% ../nbs/15_interchange.ipynb #56d3153b
 def _names(items, strip: str = None) -> list:
@@ -72,8 +75,11 @@ def read_arules(
 ) -> pd.DataFrame:   # antecedents and consequents as frozensets, then the columns the text has
     "Rules written by arules (or `to_arules`) read back: `{a,b} => {c}` split into frozensets of item names."
     text = source if isinstance(source, str) and '\n' in source else Path(source).read_text()   # text, or a file's name
-    df = pd.read_csv(io.StringIO(text))
-    if not isinstance(df.index, pd.RangeIndex):                      # pandas took the first fields as an index
+    head = list(itertools.islice(csv.reader(io.StringIO(text)), 2))
+    named = len(head) == 2 and len(head[1]) == len(head[0]) + 1 and head[1][0] == '1'   # R's write.table: row names 1, 2, ...
+    df = pd.read_csv(io.StringIO(text), index_col=0 if named else None)
+    if named: df = df.reset_index(drop=True)
+    elif not df.index.equals(pd.RangeIndex(len(df))):                # pandas took the first fields as an index
         raise ValueError(f'rows have more fields than the header {list(df.columns)}: not a table of rules')
     if 'rules' not in df: raise ValueError("not arules' rules: no column 'rules'")
     parts = df.pop('rules').str.split(' => ', regex=False)
