@@ -43,10 +43,14 @@ def scatter(
     "Support against confidence, a point per rule coloured by `color`, the thresholds as dashed lines: arulesViz's first view."
     rules = rule_table(rules)
     if color not in rules: raise ValueError(f'color: {color!r} is not a column of the rules')
+    if not pd.api.types.is_numeric_dtype(rules[color]): raise ValueError(f'color: {color!r} is not a column of numbers')
+    v = rules[color].to_numpy(float)
+    big = np.isinf(v)                                        # a certain rule's conviction: at the end of the scale
+    if big.any(): v = np.where(big, np.sign(v) * np.abs(v[~big & ~np.isnan(v)]).max(initial=1.0), v)
+    cm = plt.get_cmap(cmap).with_extremes(bad='0.6')         # a missing value: grey, not invisible
     ax = ax or plt.subplots(figsize=(5.5, 4), layout='constrained')[1]
-    pts = ax.scatter(rules.support, rules.confidence, c=rules[color].astype(float), cmap=cmap, s=14, alpha=0.8,
-                     edgecolors='none')
-    if len(rules): ax.figure.colorbar(pts, ax=ax, label=color)
+    pts = ax.scatter(rules.support, rules.confidence, c=v, cmap=cm, s=14, alpha=0.8, edgecolors='none')
+    if len(rules): ax.figure.colorbar(pts, ax=ax, label=color + (' (infinite: at the end)' if big.any() else ''))
     used = rules.attrs.get('thresholds') or {}               # what `mine` checked the rules against
     s = used.get('min_support') if min_support is None else min_support
     c = used.get('min_confidence') if min_confidence is None else min_confidence
