@@ -50,10 +50,12 @@ def to_arules(
 ) -> str | None:           # the text, when no path is given
     "The rules as arules' `write()` gives them: a quoted CSV of `{a,b} => {c}`, support, confidence, coverage, lift, count."
     check_item_sets(rules)
+    lacking = [c for c in ('support', 'confidence', 'antecedent support', 'lift') if c not in rules]
+    if lacking: raise ValueError(f'rules lacks the column(s) {lacking} that arules writes; give the table `mine` returns')
     unclear = sorted({x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip) if not _readable(x)})
     if unclear:
         warnings.warn(f"{len(unclear)} item{'s' if len(unclear) > 1 else ''} cannot be read back from arules' text "
-                      f"(a comma outside brackets, a brace or ' => ' in a name), e.g. {unclear[0]!r}: read_arules "
+                      f"(a comma outside brackets, a lone bracket, a brace or ' => ' in a name), e.g. {unclear[0]!r}: read_arules "
                       "would split them; write_frame(rules, 'rules.json') (or --out rules.json) keeps every name",
                       InterchangeWarning, stacklevel=2)
     summary = rules.attrs.get('summary')
