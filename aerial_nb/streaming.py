@@ -173,6 +173,9 @@ def _one_schema(files: list, schemas: list, name: str):
     ("The schema of a table made of Parquet files: their columns must be the same (pandas' row labels aside), and "
      "their types must widen to one (int64 and double: double); files that differ are named, with the columns.")
     import pyarrow as pa
+    for f, s in zip(files, schemas):                         # pandas would read one column of the name, Arrow none
+        dup = sorted({n for n in s.names if s.names.count(n) > 1})
+        if dup: raise ValueError(f'{f} has duplicate column names: {dup}')
     cols = [{n for n in s.names if not _row_labels(n)} for s in schemas]
     for f, c in zip(files[1:], cols[1:]):
         if c != cols[0]:
