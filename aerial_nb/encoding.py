@@ -301,12 +301,16 @@ _CODE = re.compile(r'[+-]?0\d')   # a leading zero before a digit
 EXACT = 2**53                     # whole numbers past this are not held exactly as floats: a column of them holds codes
 
 # %% ../nbs/02_encoding.ipynb #0d365f03
+_BIG = re.compile(r'[+-]?[0-9]{16,}')   # a whole number written out that may lie past `EXACT`
+
 def _codes_like(u: pd.Series) -> bool:
     ("Whether some distinct text of `u` is a code: a leading zero (`007`, `-01`), or a whole number past `EXACT` "
      "(a barcode, an account), which floats would merge with its neighbours. A code, not a number.")
+    if len(u) <= 256 and all(isinstance(t, str) for t in u):       # few texts: plain Python is fastest
+        return any(_CODE.match(t.strip()) or (_BIG.fullmatch(t.strip()) and abs(int(t)) > EXACT) for t in u)
     s = pd.Series(u, dtype=object).astype(str).str.strip()
     if s.str.match(_CODE.pattern).any(): return True
-    return any(abs(int(t)) > EXACT for t in s[s.str.fullmatch(r'[+-]?\d{16,}')])
+    return any(abs(int(t)) > EXACT for t in s[s.str.fullmatch(_BIG.pattern)])
 
 # %% ../nbs/02_encoding.ipynb #9b29bc62
 _NONE = pd.Series([], dtype=object)   # no value yet (shared: a column's values are replaced, never changed in place)
