@@ -309,9 +309,13 @@ def _remote(bits: BitTable, sets, columns, memory_mb: float):
 # %% ../nbs/03_bitsets.ipynb #0ecb2b55
 @functools.lru_cache(maxsize=1024)
 def _fraction(t: float) -> tuple[int, int]:
-    "The fraction p/q that the decimal text of `t` denotes (denominator at most 10^6), remembered: thresholds repeat."
-    f = Fraction(repr(t)).limit_denominator(10**6)
+    ("The fraction p/q that the decimal text of `t` denotes, remembered (thresholds repeat); a fraction of denominator "
+     "at most 10^6 where it is the same number to 15 digits (1/3 for 0.3333333333333333, 29/15 for 0.8 * 29 / 12).")
+    f = Fraction(repr(t))
+    g = f.limit_denominator(10**6)
+    f = g if abs(g - f) <= f / 10**15 else f
     return f.numerator, f.denominator
+
 
 # %% ../nbs/03_bitsets.ipynb #02026bef
 def fraction(
@@ -319,10 +323,10 @@ def fraction(
     what: str = 'threshold',   # its name, for the error message
     high: float = 1,           # the largest value allowed
 ) -> tuple[int, int]:          # (p, q) with t = p/q
-    "`t` as the fraction p/q that its decimal text denotes (denominator at most 10^6)."
+    "`t` as the fraction p/q that its decimal text denotes (a float32's own shortest text: 0.8 for `np.float32(0.8)`)."
     if not (isinstance(t, (int, float, np.floating, np.integer)) and not isinstance(t, bool) and 0 <= t <= high):
         raise ValueError(f'{what} must lie in [0, {high:g}], got {t!r}')
-    return _fraction(float(t))
+    return _fraction(float(str(t)) if isinstance(t, (np.float16, np.float32)) else float(t))
 
 # %% ../nbs/03_bitsets.ipynb #b6f138ca
 def at_least(
