@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import inspect, re
+import datetime, inspect, re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -19,8 +19,8 @@ from . import forward
 # %% auto #0
 __all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'EXACT', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
            'OFF', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
-           'auto_edges', 'Encoder', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options',
-           'fit_batches', 'encode', 'is_transactions', 'present_items', 'transactions']
+           'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options',
+           'fit_batches', 'encode', 'is_transactions', 'zero_one', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -227,6 +227,14 @@ class Encoder:
 
     @property
     def n_items(self) -> int: return len(self.items)
+    @property
+    def single(self) -> np.ndarray:
+        "(D,) bool: the items whose feature has one category (present or absent only, as in baskets)."
+        return self.sizes[self.feature_of] == 1
+    @property
+    def marks(self) -> list:
+        "The presence features: their one category is `1` (a basket's item, a 0/1 column read as presence: `col=1`)."
+        return [f for f, cs in zip(self.features, self.categories) if list(map(str, cs)) == ['1']]
     def __len__(self): return len(self.features)
     def __repr__(self):
         return f'Encoder({len(self.features)} features, {self.n_items} items: ' + ', '.join(
@@ -303,7 +311,7 @@ EXACT = 2**53                     # whole numbers past this are not held exactly
 # %% ../nbs/02_encoding.ipynb #0d365f03
 _BIG = re.compile(r'[+-]?[0-9]{16,}')   # a whole number written out that may lie past `EXACT`
 
-def _codes_like(u: pd.Series) -> bool:
+def codes_like(u: pd.Series) -> bool:
     ("Whether some distinct text of `u` is a code: a leading zero (`007`, `-01`), or a whole number past `EXACT` "
      "(a barcode, an account), which floats would merge with its neighbours. A code, not a number.")
     if len(u) <= 256 and all(isinstance(t, str) for t in u):       # few texts: plain Python is fastest
@@ -351,7 +359,7 @@ class ColumnFit:
         if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
             u = pd.Series(pd.unique(v), dtype=object)
             f = pd.to_numeric(u, errors='coerce')
-            self.coded |= _codes_like(u)                                                     # 007: a code, not 7
+            self.coded |= codes_like(u)                                                     # 007: a code, not 7
             seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
             new = [t for t in u[f.isna()] if t not in seen][:STRAYS + 1 - len(self.strays)]
             self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
@@ -404,6 +412,19 @@ def _stray(c: ColumnFit, o: dict, distinct: int) -> str | None:
 # %% ../nbs/02_encoding.ipynb #7da6b053
 PAPER_BINS = 10   # the paper's encoding: ten equal-frequency bins per numeric column, missing values as a category
 
+# %% ../nbs/02_encoding.ipynb #336299cc
+def _numbers_hint(name, v) -> str:
+    "How to give column `name`'s values (such as `v`) as numbers to bin them: dates, durations, numbers held as objects."
+    col = f'df[{name!r}]'
+    if isinstance(v, (datetime.date, np.datetime64)):
+        return f"convert the dates to numbers to bin them, e.g. {col}.dt.year or {col}.astype('int64') (nanoseconds)"
+    if isinstance(v, (datetime.timedelta, np.timedelta64)):
+        return f'convert the durations to numbers to bin them, e.g. {col}.dt.total_seconds()'
+    if isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)):
+        return f'numbers held as objects: convert them to bin them, e.g. {col}.astype(float)'
+    return ''
+
+
 # %% ../nbs/02_encoding.ipynb #908bdf74
 def _fit_column(c: ColumnFit, o: dict) -> tuple:
     ("The labels of one column and its bin edges (None for a categorical column), from what `c` gathered under "
@@ -415,8 +436,9 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
     stray = _stray(c, o, len(distinct))
     if name in o['numeric'] and not numeric:
         held = 'text' if isinstance(c.first, str) else f'{type(c.first).__name__} values'
+        hint = '' if stray else _numbers_hint(name, c.first)
         raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds {held} such as {c.first!r}')
-                         + ('' if stray or isinstance(c.first, str) else ' in a column of objects: convert it (astype(float))'))
+                         + (f'; {hint}' if hint else ''))
     if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
     if text: distinct = pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
     def sampled():                        # the sample, as numbers: read only where bins need it
@@ -432,7 +454,8 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
         labels = bin_labels(e, None if o['paper'] else sampled(), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
-        if ((c.typed or c.integral) and c.unique and (c.many or len(distinct) == c.present) and c.rows > o['max_categories']
+        if ((c.typed or c.integral) and c.unique and (c.values().is_unique if c.many else len(distinct) == c.present)
+                and c.rows > o['max_categories']
                 and name not in o['numeric']):
             raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
                              'it looks like an identifier; drop it (or name it numeric to bin it)')
@@ -446,7 +469,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         if c.many or len(distinct) > o['max_categories']:
             raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
-                             'drop it or discretize it')
+                             'drop it or discretize it' + (f' ({hint})' if (hint := _numbers_hint(name, c.first)) else ''))
         e, labels = None, _value_codes(distinct.rename(name))[1]
     missing = o['missing'] == 'item' or o['paper']
     return labels + [MISSING] * (missing and c.present < c.rows), e
@@ -753,7 +776,7 @@ def is_transactions(data) -> bool:
     return isinstance(data, (list, tuple)) or hasattr(data, 'tocsc')
 
 # %% ../nbs/02_encoding.ipynb #e3cc97b2
-def _zero_one(s: pd.Series) -> bool:
+def zero_one(s: pd.Series) -> bool:
     "Whether a column holds only 0/1 or True/False, missing cells aside (off, as `present_items` and files read them)."
     v = s.dropna().to_numpy()
     return len(v) > 0 and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
@@ -791,7 +814,7 @@ def transactions(
     ("Transactions as a table whose only items are the items present: `item=1`, never `item=0`; a column of a boolean "
      "frame or matrix that is never on (an unused category of `pd.get_dummies`) has no item, and is left out.")
     if isinstance(data, pd.DataFrame) and not is_transactions(data):
-        cols = [c for c in data.columns if _zero_one(data[c])] if presence is True else check_names(presence, 'presence')
+        cols = [c for c in data.columns if zero_one(data[c])] if presence is True else check_names(presence, 'presence')
         return present_items(data, cols) if cols else data
     if isinstance(data, pd.DataFrame):
         on = {str(c): data[c].to_numpy(bool, na_value=False) for c in data.columns}
