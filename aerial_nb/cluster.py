@@ -15,7 +15,7 @@ from distributed import Client, as_completed
 
 from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
 from .bitsets import BitTable, code_bits
-from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, mark_missing, dictionary_schema, parquet_files,
+from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, mark_missing, dictionary_schema, parquet_files, parquet_schema,
                                  parquet_format, peak_memory_mb, training_rows)
 
 # %% auto #0
@@ -57,7 +57,9 @@ def partitions(
 ) -> tuple:                 # (the table's Arrow schema, its `Partition`s in reading order)
     "The partitions of a Parquet table, from its files' footers."
     import pyarrow.dataset as pds
-    try: data = pds.dataset(parquet_files(spec), format='parquet')
+    files = [str(f) for f in parquet_files(spec)]
+    schema = parquet_schema(files, str(spec))               # as one machine reads them: one schema, or the files named
+    try: data = pds.dataset(files, format='parquet')
     except (OSError, ValueError) as e:
         raise ValueError(f'cannot read {spec}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
     parts, start = [], 0
@@ -70,7 +72,7 @@ def partitions(
             if rg.num_rows: group.append(rg.id); n += rg.num_rows
         if group: parts.append(Partition(frag.path, tuple(group), n, start)); start += n
     if not parts: raise ValueError(f'{spec}: the table has no rows')
-    return data.schema, parts
+    return schema, parts
 
 # %% ../nbs/10_cluster.ipynb #7474c96c
 def read_partition(
@@ -79,12 +81,12 @@ def read_partition(
     rows: int = CHUNK_ROWS, # rows per batch
 ):                          # yields DataFrames
     "The rows of one partition, a batch at a time, as one machine reads them."
-    import pyarrow.dataset as pds
+    import pyarrow as pa, pyarrow.dataset as pds
     try:
         data = pds.dataset([part.path], format=parquet_format(schema), schema=dictionary_schema(schema))
         frag = next(data.get_fragments()).subset(row_group_ids=list(part.row_groups))
         for b in frag.to_batches(schema=data.schema, batch_size=rows, **READAHEAD): yield batch_frame(b)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, pa.ArrowException) as e:
         raise ValueError(f'cannot read {part.path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}') from None
 
 # %% ../nbs/10_cluster.ipynb #4bc10c88

@@ -21,9 +21,9 @@ from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
-           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'is_glob', 'parquet_files',
-           'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table', 'describe',
-           'describe_text', 'read_table', 'read_baskets']
+           'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
+           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table',
+           'describe', 'describe_text', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -58,7 +58,7 @@ def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
     try:
         codes, uniq = pd.factorize(s.to_numpy())         # each distinct text converted once: the same numbers, faster
         f = np.asarray(pd.to_numeric(uniq if s.dtype == object else pd.Series(uniq, dtype=s.dtype)))
-        if len(uniq) > len(s) // 4 or f.dtype.kind not in 'if': return pd.to_numeric(s)
+        if not len(uniq) or len(uniq) > len(s) // 4 or f.dtype.kind not in 'if': return pd.to_numeric(s)   # (none: all missing)
         v = f[codes]
         if (codes < 0).any(): v = np.where(codes < 0, np.nan, v.astype(float))
         return pd.Series(v, index=s.index, name=s.name)
@@ -109,16 +109,23 @@ class Source:
     def batches(self, rows: int = CHUNK_ROWS, count: bool = False):
         ("The batches, with missing spellings marked, presence columns read and number columns converted "
          "(`count`: add up `missing`).")
+        seen, empty = False, None
         for df in _reading(self.name, self.read(rows)):
-            df, found = mark_missing(df, self.na_values)
-            if count:
-                for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
-            if self.presence: df = present_items(df, self.presence, self.name)
-            if self.numbers:                                  # one new frame (setting columns one by one is slow when wide)
-                conv = {c: _numbers(self.name, df, c) for c in self.numbers
-                        if c in df.columns and c not in self.presence}   # a missing one: named where it is needed
-                df = pd.DataFrame({c: conv[c] if c in conv else df[c] for c in df.columns}, index=df.index)
-            yield df
+            if len(df): seen = True; yield self._prepared(df, count)
+            elif empty is None: empty = df                       # a file of no rows among others: nothing to read
+        if not seen and empty is not None: yield self._prepared(empty, count)   # no row at all: said where it is read
+
+    def _prepared(self, df: pd.DataFrame, count: bool) -> pd.DataFrame:
+        "One batch with missing spellings marked, presence columns read and number columns converted."
+        df, found = mark_missing(df, self.na_values)
+        if count:
+            for k, v in found.items(): self.missing[k] = self.missing.get(k, 0) + v
+        if self.presence: df = present_items(df, self.presence, self.name)
+        if self.numbers:                                  # one new frame (setting columns one by one is slow when wide)
+            conv = {c: _numbers(self.name, df, c) for c in self.numbers
+                    if c in df.columns and c not in self.presence}   # a missing one: named where it is needed
+            df = pd.DataFrame({c: conv[c] if c in conv else df[c] for c in df.columns}, index=df.index)
+        return df
 
 # %% ../nbs/04_streaming.ipynb #56ef58fa
 def _frame(df: pd.DataFrame, name: str = 'table', na_values=()) -> Source:
@@ -207,13 +214,19 @@ def batch_frame(b) -> pd.DataFrame:
             df[f.name] = b.column(j).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}.get)
     return df
 
-def _parquet(files: list, name: str, na_values) -> Source:
-    import pyarrow.dataset as pds, pyarrow.parquet as pq
-    files, schemas = [str(f) for f in files], []
+def parquet_schema(files: list, name: str):
+    "The one schema of a table's Parquet files, read from their footers (files that differ are named: see `_one_schema`)."
+    import pyarrow.parquet as pq
+    schemas = []
     for f in files:
         try: schemas.append(pq.read_schema(f))
         except Exception as e: raise ValueError(_not_parquet(f, e)) from None      # pyarrow's errors vary by cause
-    schema = _one_schema(files, schemas, name)
+    return _one_schema(files, schemas, name)
+
+def _parquet(files: list, name: str, na_values) -> Source:
+    import pyarrow.dataset as pds
+    files = [str(f) for f in files]
+    schema = parquet_schema(files, name)
     try:
         data = pds.dataset(files, schema=dictionary_schema(schema), format=parquet_format(schema))
         n = data.count_rows()
