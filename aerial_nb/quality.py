@@ -21,13 +21,13 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
                                fraction, item_bits, item_counts, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
-__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA',
-           'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED',
-           'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text',
-           'rules_to_frame', 'check_item_sets', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
+__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR',
+           'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE',
+           'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary',
+           'rule_text', 'rules_to_frame', 'check_item_sets', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
            'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
-           'log_factorial', 'fisher_greater', 'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts',
-           'RuleCounts', 'item_floors', 'Checks', 'explained']
+           'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'check_thresholds', 'check_training',
+           'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -458,6 +458,14 @@ def fisher_greater(
         p[mid] = np.where(up, np.minimum(tail, 1.0), np.maximum(1.0 - tail, 0.0))
     return p.reshape(arrs[0].shape)
 
+# %% ../nbs/05_quality.ipynb #ba73b1b9
+P_SLACK = 1e-9   # a p-value at most this share over its level passes: float rounding, not evidence
+
+def at_level(p, level) -> np.ndarray:
+    "p ≤ level, a p-value equal to its level in exact arithmetic passing though rounding left it a few bits over."
+    return np.asarray(p) <= level * (1 + P_SLACK)
+
+
 # %% ../nbs/05_quality.ipynb #dfe2cd54
 def rules_in_space(
     ante,            # (D,) bool: items that may be in an antecedent
@@ -511,6 +519,7 @@ def check_thresholds(
     if min_support is not None: fraction(min_support, 'min_support')
     for name, v in dict(alpha=alpha, productive=productive, margin=margin, near_constant=near_constant).items():
         fraction(v, name)
+    if near_constant == 0: raise ValueError('near_constant must be a share of rows in (0, 1] (1 keeps every value), got 0')
     if not (isinstance(floor, (int, float, np.floating)) and not isinstance(floor, bool) and 0 < floor <= 1):
         raise ValueError(f'floor must be a share of rows in (0, 1], got {floor!r}')
     return dict(min_confidence=min_confidence, min_lift=float(min_lift), min_support=min_support, floor=floor, alpha=alpha,
@@ -640,7 +649,7 @@ def productive(self: Checks, r: RuleCounts) -> np.ndarray:
     ok = np.ones(len(r), bool)
     for d in range(r.ante.shape[1] if r.ante.shape[1] > 1 else 0):
         nB, _, nBC = _rule_counts(self.bits, np.delete(r.ante, d, 1), r.cons, self.n)[:3]
-        ok &= fisher_greater(r.nAC, r.nA, nBC, nB) <= self.th['productive']
+        ok &= at_level(fisher_greater(r.nAC, r.nA, nBC, nB), self.th['productive'])
     return ok
 
 # %% ../nbs/05_quality.ipynb #3c4e5bf4
@@ -660,7 +669,7 @@ def drops(self: Checks, r: RuleCounts) -> np.ndarray:
     L, why = r.ante.shape[1], np.full(len(r), None, object)
     why[self.dominant[r.ante].any(1) | self.dominant[r.cons]] = 'near_constant'
     why[(why == None) & ~self.frequent(r.ante, r.nA)] = 'floor'
-    tests = [('significance', lambda q: fisher_greater(q.nAC, q.nA, self.counts[q.cons], self.n) <= self.alphas[L - 1])]
+    tests = [('significance', lambda q: at_level(fisher_greater(q.nAC, q.nA, self.counts[q.cons], self.n), self.alphas[L - 1]))]
     if L > 1: tests += [('productive', self.productive), ('margin', self.beats_parents)]
     for name, test in tests:
         live = np.flatnonzero(why == None)
