@@ -106,8 +106,7 @@ def to_mlxtend(
 def _item_lookup(enc: Encoder) -> dict:
     "Item name -> index, presence items (`item=1` of a one-category feature) by their bare name too."
     look = {x: i for i, x in enumerate(enc.items)}
-    for f, cats in zip(enc.features, enc.categories):
-        if list(map(str, cats)) == ['1']: look.setdefault(str(f), look[f'{f}=1'])
+    for f in enc.marks: look.setdefault(str(f), look[f'{f}=1'])
     return look
 
 # %% ../nbs/15_interchange.ipynb #afc0f363
@@ -186,6 +185,19 @@ def _antecedent_items(
         out.append(idx)
     return out
 
+# %% ../nbs/15_interchange.ipynb #19ae3606
+def _unknown_values(enc: Encoder, table: pd.DataFrame, X: np.ndarray, sets: list):
+    "Warn where the rows hold values in a column the rules ask about, but none the encoder knows (spelled otherwise)."
+    held, cols = X.any(0), {str(c): c for c in table.columns}
+    asked = dict.fromkeys(int(enc.feature_of[i]) for s in sets if s for i in s)
+    blank = [enc.features[f] for f in asked if not held[enc.feature_of == f].any() and table[cols[enc.features[f]]].notna().any()]
+    if blank:
+        cats = list(map(str, enc.categories[enc.features.index(blank[0])]))
+        warnings.warn(f"no row holds a value the rules know of {blank} (theirs: {', '.join(cats[:3])}{', ...' * (len(cats) > 3)}), "
+                      'so no rule asking about it covers a row; are its values spelled otherwise (dates, text for numbers)?',
+                      InterchangeWarning, stacklevel=3)
+
+
 # %% ../nbs/15_interchange.ipynb #1ec931d1
 def covered(
     rules: pd.DataFrame,    # a rule table
@@ -204,5 +216,6 @@ def covered(
     sets = _antecedent_items(rules, enc, names, baskets, own)
     absent = dict.fromkeys([f for f in enc.features if f not in names], np.nan)   # columns no rule asks about, items no basket holds
     X = enc.transform(table.assign(**absent) if absent else table, unknown='ignore')
+    if not (baskets or own): _unknown_values(enc, table, X, sets)
     out = covers(X, _padded([s if s is not None else [] for s in sets])) & np.array([s is not None for s in sets], bool)
     return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None))
