@@ -16,11 +16,11 @@ from fastcore.meta import delegates
 from statistics import NormalDist
 from tqdm import tqdm
 
-from .encoding import (OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
-                                is_transactions, transactions)
+from .encoding import (MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
+                                codes_like, is_transactions, transactions, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
-from .quality import (FLOOR, METRICS, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
+from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
                                data_bits, fisher_greater, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
 from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, scan_table
@@ -539,10 +539,6 @@ def choose_path(
     if cost <= (model_cost() if callable(model_cost) else model_cost): return counted, f'counting {what} ({cost:.2g} multiply-adds) is cheaper than the model'
     return 'model', f'counting {what} would take {cost:.2g} multiply-adds, over the budget of {budget:.2g}'
 
-def _one_category(enc: Encoder) -> np.ndarray:
-    "(D,) bool: the items whose feature has one category (present or absent only, as in baskets)."
-    return np.asarray(enc.sizes)[np.asarray(enc.feature_of)] == 1
-
 # %% ../nbs/08_mining.ipynb #2b3dcb9a
 @dataclass
 class LengthReport:
@@ -582,7 +578,7 @@ def mine_levels(
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
     full = None                                                   # at most, counting every extension: named if pruned
-    blind = bool(_one_category(enc)[checks.cons_ok].all())       # consequents present or absent: see `choose_path`
+    blind = bool(enc.single[checks.cons_ok].all())       # consequents present or absent: see `choose_path`
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
         path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
@@ -722,7 +718,7 @@ def _loosen(
     groups = {}
     for i in np.flatnonzero((nAC > 0) & ~checks.dominant[a] & ~checks.dominant[c]):   # near-constant items stay out
         change = {k: _down(v[i]) for k, (miss, v) in short.items() if miss[i]}
-        if p[i] > checks.alphas[0]:
+        if not at_level(p[i], checks.alphas[0]):
             up = _up(level[i]); change['alpha'] = up if up < 1 else 0        # a level of 1 or more: only no test
         groups.setdefault(tuple(change.items()), []).append(i)
     out = [{} for _ in range(len(a))]
@@ -1239,26 +1235,31 @@ def _paper_only(paper: bool, **taus):
     check_tau(**taus)
 
 # %% ../nbs/08_mining.ipynb #6884d7a0
-def _all_zero_one(source: Source) -> Source:
+def _all_zero_one(source: Source, target=None) -> Source:
     ("A file's presence columns when every 0/1 column is asked for (`presence=True`): those whose cells in the first "
-     "batch are all 0/1 or true/false (or missing); a later cell of another value is refused by name as it is read.")
+     "batch are all 0/1 or true/false (or missing), the target aside; a later cell of another value is refused by name as it is read.")
     first = next(source.batches(), None)
     flag = lambda s: s.notna().any() and s.dropna().astype(str).str.lower().isin(ON + OFF).all()
-    cols = [] if first is None else [c for c in first.columns if flag(first[c])]
+    cols = [] if first is None else [c for c in first.columns if c != target and flag(first[c])]
     if not cols: raise ValueError(f'presence=True: no column of {source.name} holds only 0/1 (or true/false)')
     return dataclasses.replace(source, presence=tuple(cols))
 
 # %% ../nbs/08_mining.ipynb #0a421289
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
-          client, check, presence=None) -> Scan:
+          client, check, presence=None, target=None) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
     options, remote = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), ()
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
+        if target is not None and presence is not True and target in check_names(presence, 'presence'):
+            raise ValueError(f'presence names the target {target!r}: read as present or absent, its classes would be one '
+                             'item (no rule could conclude the other); leave it out of presence')
+        if isinstance(data, pd.DataFrame) and presence is True and target is not None:   # every 0/1 column but the target
+            presence = [c for c in data.columns if c != target and zero_one(data[c])]
         if isinstance(data, pd.DataFrame): data = transactions(data, presence=presence)
         elif presence is True and client is not None: raise ValueError('presence=True (every 0/1 column) reads a file on '
                                                                       'this machine; name the columns for a cluster')
-        elif presence is True: data = _all_zero_one(open_table(data, data_dir, na_values))
+        elif presence is True: data = _all_zero_one(open_table(data, data_dir, na_values), target)
         elif client is not None: remote = tuple(check_names(presence, 'presence'))   # read where the rows are
         else: data = dataclasses.replace(open_table(data, data_dir, na_values), presence=tuple(check_names(presence, 'presence')))
     if client is None:
@@ -1331,7 +1332,7 @@ def mine(
         check_antecedents(enc, max_antecedents)
         rule_items(enc, target=target) if target is not None else rule_items(enc, antecedents, consequents)
     s = _read(data, paper, th.get('floor', FLOOR), drop, encoder_options, sample_rows, seed, progress, data_dir,
-              na_values, client, check, presence)
+              na_values, client, check, presence, target)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', MiningWarning)
         model, rules, summary = fit_rules(s, None, max_antecedents, method, target, antecedents, consequents, paper,
@@ -1433,7 +1434,7 @@ def find_itemsets(
         t0 = time.perf_counter()
         path, why = choose_path(method, len(sets) * enc.n_items * n, budget, path,
                                 model_cost=lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), max_length),
-                                noun='itemset', blind=bool(_one_category(enc).all()))
+                                noun='itemset', blind=bool(enc.single.all()))
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
         if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
@@ -1560,6 +1561,16 @@ def mine_itemsets(
     out.attrs['summary'] = summary
     return out
 
+# %% ../nbs/08_mining.ipynb #ad5e25cd
+def _number_columns(enc: Encoder) -> list:
+    ("The features the encoder read as numbers: binned, or whose categories are all numbers (`1`, `3.5`; not codes "
+     "such as `007`), so that a file's `1.0` is read as the category `1`, as it was when the model was fitted.")
+    def numbers(cats) -> bool:
+        t = pd.Series([c for c in map(str, cats) if c != MISSING], dtype=object)
+        return len(t) > 0 and bool(pd.to_numeric(t, errors='coerce').notna().all()) and not codes_like(t)
+    return [f for f, cats in zip(enc.features, enc.categories) if f in enc.edges or numbers(cats)]
+
+
 # %% ../nbs/08_mining.ipynb #2795fe58
 def verify_rule(
     model,                    # a trained `Model`, or the folder of a saved one (`save_model`)
@@ -1584,20 +1595,20 @@ def verify_rule(
     out = verify(model, antecedent, consequent, tau_a, tau_c)
     enc = model.encoder
     a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)
-    if _one_category(enc)[np.r_[a[0], c]].any():
+    if enc.single[np.r_[a[0], c]].any():
         warnings.warn("the model's verdict says nothing here: a feature of one category (an item present or absent, "
                       "as in baskets) gets the answer 1 whatever it is shown; " + ("give data to count the rule" if data is None
                       else "the counts on the data decide"),
                       MiningWarning, stacklevel=2)
     if data is None: return out
-    marks = [f for f, cats in zip(enc.features, enc.categories) if list(cats) == ['1']]   # presence columns (`col=1`)
+    marks = enc.marks                                                   # presence columns (`col=1`)
     if is_transactions(data): data = transactions(data)                # as `mine` reads them: items present only
     elif marks and isinstance(data, pd.DataFrame): data = transactions(data, presence=[f for f in marks if f in data])
     source = open_table(data, data_dir, na_values)
     if marks and not isinstance(data, pd.DataFrame):                   # a file's 0/1 or true/false columns of them
         first = next(source.batches(), None)
         source.presence = tuple(f for f in marks if first is not None and f in first.columns)
-    if source.csv: source.numbers = list(enc.edges)                  # the columns the model binned hold numbers
+    if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
     bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
     fo, held = np.asarray(enc.feature_of), item_counts(bits)
     blank = [enc.features[f] for f in dict.fromkeys(fo[np.r_[a[0], c]]) if not held[fo == f].any()]
