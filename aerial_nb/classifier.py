@@ -18,7 +18,7 @@ from .mining import MiningWarning, fit_rules
 from .quality import covers
 
 # %% auto #0
-__all__ = ['CLASS', 'EXPECTED_FAILURES', 'first_match', 'rule_list', 'RuleClassifier']
+__all__ = ['CLASS', 'MIN_BIN_ROWS', 'EXPECTED_FAILURES', 'first_match', 'rule_list', 'RuleClassifier']
 
 # %% ../nbs/14_classifier.ipynb #4b7226e8
 CLASS = '__class__'   # the column the class becomes in the encoded table
@@ -111,6 +111,10 @@ def _frame(self: RuleClassifier, X, y=None) -> tuple:
     names = [str(c) for c in getattr(self, 'feature_names_in_', [f'x{i}' for i in range(Xc.shape[1])])]
     return pd.DataFrame(Xc, columns=names).infer_objects(), y
 
+# %% ../nbs/14_classifier.ipynb #77de94a5
+MIN_BIN_ROWS = 30   # a number's bins hold at least this many training rows: fewer leave no rule on them significant
+
+
 # %% ../nbs/14_classifier.ipynb #4ff77966
 @patch
 def fit(self: RuleClassifier,
@@ -123,7 +127,8 @@ def fit(self: RuleClassifier,
     if CLASS in table: raise ValueError(f'X has a column named {CLASS!r}, the name the class takes; rename it')
     self.classes_, yi = np.unique(y, return_inverse=True)
     whole = table.assign(**{CLASS: yi.astype(str)})
-    self.encoder_ = Encoder.fit(whole, categorical=[CLASS], **{'floor': self.floor, **(self.encoder_options or {})})
+    bins = max(self.floor, min(1.0, MIN_BIN_ROWS / len(whole)))         # a number's bins: enough rows for a rule
+    self.encoder_ = Encoder.fit(whole, categorical=[CLASS], **{'floor': bins, **(self.encoder_options or {})})
     X1, rules = self.encoder_.transform(whole), None
     cls_items = self.encoder_.item_index([CLASS], features=True)
     if len(self.encoder_.features) > 1 and len(self.classes_) > 1:
