@@ -78,12 +78,16 @@ def _cost(path: Path, skip: set, forced: set) -> int:
     return sum(50 if _directives(c).keys() & forced else 1 for c in cells)
 
 
+MODULE_COST = 100   # a test module's running time in `_cost`'s units (its subprocess tests: about a long chapter's)
+
+
 def pytest_collection_modifyitems(config, items):
-    ("The test modules come first (their subprocess tests take about as long as the longest notebooks), then the "
-     "notebooks, longest first: under `-n 2` the long files start early, on different workers, and the short ones "
-     "fill in at the end.")
+    ("Files longest first (a test module counting as `MODULE_COST`): under `-n 2` each worker starts on one of the "
+     "longest, and the short ones fill in at the end. (A worker always holds the file after the one it runs: were "
+     "the two longest handed out first to one worker, as when the test modules came first, they would run one "
+     "after the other.)")
     skip, forced = _flags(config)
-    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else float('inf'), reverse=True)
+    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else MODULE_COST, reverse=True)
 
 
 @pytest.hookimpl(optionalhook=True)
