@@ -56,7 +56,13 @@ def rule_items(
     target=None,        # class column(s): consequents from them, antecedents from the rest
 ) -> tuple:             # (D,) bool items allowed in antecedents, (D,) bool items allowed as consequents
     "The items rules may use, checked against the encoder (unknown names are an error that lists them)."
-    if target is None: return _items(enc, antecedents, 'antecedents'), _items(enc, consequents, 'consequents')
+    if target is None:
+        ante, cons = _items(enc, antecedents, 'antecedents'), _items(enc, consequents, 'consequents')
+        fa, fc = set(enc.feature_of[ante].tolist()), set(enc.feature_of[cons].tolist())
+        if fa and fc and fa | fc == fa & fc and len(fa) == 1:              # a consequent's feature is not its antecedent's
+            raise ValueError(f'antecedents and consequents leave no rule: every item they allow is of the feature '
+                             f'{enc.features[fa.pop()]!r}, and a consequent must be of another feature than its antecedent')
+        return ante, cons
     if antecedents is not None or consequents is not None:
         raise ValueError('target already fixes antecedents and consequents; give it alone')
     cons = _items(enc, target, 'target')
@@ -785,7 +791,11 @@ def diagnose(
      "affordable; None when there is nothing to say.")
     thin = (f"the model's proposals missed {missed[0]} of the {missed[1]} one-item rules that pass every check (counted "
             f"exactly, such as {missed[2]}); method='exact' returns them" if missed and missed[0] else None)
-    if found: return (thin, MiningWarning) if thin else (None, None)
+    pruned = [str(p.length) for p in paths if p.path == 'pruned']
+    unsure = (f"length {', '.join(pruned)} was pruned (only the antecedents with a part that raises a consequent were "
+              "counted): a rule whose items raise its consequent only together may be missing; method='exact' "
+              "searches it in full" if pruned else None)
+    if found: return ('; '.join(t for t in (thin, unsure) if t), MiningWarning) if thin or unsure else (None, None)
     how = dict(model="came from the model's proposals", pruned='was pruned (only the antecedents with a part that '
                'raises a consequent were counted)')
     partial = [f'length {p.length} {how[p.path]}' for p in paths if p.path != 'exact']
@@ -799,11 +809,12 @@ def diagnose(
     if len(checks.ante_ok) * len(checks.ante_ok) * checks.n <= 2 * budget:
         near = _near_records(checks, enc)
         if len(near):
-            text += '; closest: ' + '; '.join(
+            text += '; closest one-item rules: ' + '; '.join(
                 f"{r['rule']} (support {r['support']:.3f}, confidence {r['confidence']:.3f}, lift {r['lift']:.3f}, "
                 f"p {r['p_value']:.2g}" + ('; ' + ', '.join(f'{k}={v}' for k, v in r['would_pass'].items())
                                          + ' would return it)' if r['would_pass'] else ')') for r in near)
-        else: text += '; no item raises any other'
+        else: text += ('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
+                       '; no item allowed in an antecedent raises an allowed consequent')
     return text, NoRulesWarning
 
 # %% ../nbs/08_mining.ipynb #d35b18dd
@@ -1536,18 +1547,19 @@ def mine_itemsets(
         check_length(enc, max_length); _items(enc, items, 'items')
     s = _read(data, paper, min_support if given or not paper else FLOOR, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values, client,
               check, presence)
-    enc, model, paths = s.encoder, None, []
+    enc, model, paths, t1 = s.encoder, None, [], time.perf_counter()
     if paper:
         from aerial_nb.autoencoder import train
         from aerial_nb.extraction import frequent_itemsets
         model = train(s.sample, enc, seed=seed, device=device, progress=progress, paper=True, **tr)
+        train_s = time.perf_counter() - t1
         out = frequent_itemsets(model, max_length, TAU_I if tau_i is None else tau_i, items, X=s.bits)
         if given: out = out[out.support >= min_support].reset_index(drop=True)    # asked for: an exact filter here too
     else:
         trainer = Trainer(s.sample, enc, Checks(s.bits, enc, max_length, _items(enc, items, 'items'),
                           np.zeros(enc.n_items, bool), floor=min_support), seed, device=device, progress=progress, **tr)
         sets, support, paths = find_itemsets(s.bits, enc, trainer, max_length, min_support, items, method, budget)
-        names, model = np.array(enc.items, dtype=object), trainer.model
+        names, model, train_s = np.array(enc.items, dtype=object), trainer.model, trainer.train_s
         out = pd.DataFrame({'support': support, 'itemsets': [frozenset(names[x[x >= 0]]) for x in sets]})
     diag = None if len(out) else no_itemsets(item_counts(s.bits, s.n_rows), s.n_rows, enc, _items(enc, items, 'items'),
                                              min_support if given or not paper else None, model, paper)
@@ -1555,8 +1567,9 @@ def mine_itemsets(
     summary = Summary(diagnosis=diag, thresholds=dict(min_support=min_support) if given or not paper else {}, itemsets=len(out), rows=s.n_rows, categories=enc.n_items, method='paper' if paper else method,
                       support=float(out.support.mean()) if len(out) else None, paths=[vars(p) for p in paths],
                       stop=model.stop if model is not None else 'not trained',
-                      steps=len(model.history) if model is not None else 0,
-                      **_reading_facts(dict(s.stats, sampled=len(s.sample) < s.n_rows), model is not None))
+                      steps=len(model.history) if model is not None else 0, train_s=train_s,
+                      loss=float(np.mean(model.history[-25:])) if model is not None else None,
+                      extract_s=time.perf_counter() - t1 - train_s, **_reading_facts(dict(s.stats, sampled=len(s.sample) < s.n_rows), model is not None))
     summary.total_s, summary.peak_memory_mb = time.perf_counter() - t0, peak_memory_mb()
     out.attrs['summary'] = summary
     return out
