@@ -381,7 +381,7 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
             print(f'aerial-nb {args.command}: warning: {_as_option(str(w.message), args, _dests(ap, args.command))}',
                   file=sys.stderr)
         else: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if getattr(args, 'json', False): print(json.dumps({k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in out.items()}))
+    if getattr(args, 'json', False): print(json.dumps({k: _as_option(v, args, _dests(ap, args.command)) if k == 'diagnosis' and v else None if isinstance(v, float) and not math.isfinite(v) else v for k, v in out.items()}))   # the diagnosis in options
     return 0
 
 # %% ../nbs/12_cli.ipynb #0b1f1c8a
