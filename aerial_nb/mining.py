@@ -1246,14 +1246,19 @@ def _paper_only(paper: bool, **taus):
     check_tau(**taus)
 
 # %% ../nbs/08_mining.ipynb #6884d7a0
-def _all_zero_one(source: Source, target=None) -> Source:
+def _all_zero_one(source: Source, target=()) -> Source:
     ("A file's presence columns when every 0/1 column is asked for (`presence=True`): those whose cells in the first "
      "batch are all 0/1 or true/false (or missing), the target aside; a later cell of another value is refused by name as it is read.")
     first = next(source.batches(), None)
     flag = lambda s: s.notna().any() and s.dropna().astype(str).str.lower().isin(ON + OFF).all()
-    cols = [] if first is None else [c for c in first.columns if c != target and flag(first[c])]
+    cols = [] if first is None else [c for c in first.columns if c not in target and flag(first[c])]
     if not cols: raise ValueError(f'presence=True: no column of {source.name} holds only 0/1 (or true/false)')
     return dataclasses.replace(source, presence=tuple(cols))
+
+def _target_columns(target) -> set:
+    "The columns `target` names: its names, and the feature of each `feature=value` among them."
+    names = [] if target is None else [str(t) for t in check_names(target, 'target')]
+    return set(names) | {n.split('=', 1)[0] for n in names}
 
 # %% ../nbs/08_mining.ipynb #0a421289
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
@@ -1262,15 +1267,16 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
     options, remote = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), ()
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
-        if target is not None and presence is not True and target in check_names(presence, 'presence'):
-            raise ValueError(f'presence names the target {target!r}: read as present or absent, its classes would be one '
-                             'item (no rule could conclude the other); leave it out of presence')
-        if isinstance(data, pd.DataFrame) and presence is True and target is not None:   # every 0/1 column but the target
-            presence = [c for c in data.columns if c != target and zero_one(data[c])]
+        tcols = _target_columns(target)
+        both = [] if presence is True else [c for c in check_names(presence, 'presence') if str(c) in tcols]
+        if both: raise ValueError(f'presence names the target {both[0]!r}: read as present or absent, its classes would be '
+                                  'one item (no rule could conclude the other); leave it out of presence')
+        if isinstance(data, pd.DataFrame) and presence is True and tcols:   # every 0/1 column but the target
+            presence = [c for c in data.columns if str(c) not in tcols and zero_one(data[c])]
         if isinstance(data, pd.DataFrame): data = transactions(data, presence=presence)
         elif presence is True and client is not None: raise ValueError('presence=True (every 0/1 column) reads a file on '
                                                                       'this machine; name the columns for a cluster')
-        elif presence is True: data = _all_zero_one(open_table(data, data_dir, na_values), target)
+        elif presence is True: data = _all_zero_one(open_table(data, data_dir, na_values), tcols)
         elif client is not None: remote = tuple(check_names(presence, 'presence'))   # read where the rows are
         else: data = dataclasses.replace(open_table(data, data_dir, na_values), presence=tuple(check_names(presence, 'presence')))
     if client is None:
