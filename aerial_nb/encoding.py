@@ -721,6 +721,23 @@ def item_index(self: Encoder,
                        + (' (or a feature name)' if features else ''))
     return np.unique(np.array(out, np.int64))
 
+# %% ../nbs/02_encoding.ipynb #227f7548
+@patch
+def unseen(self: Encoder,
+    held,    # (D,) rows holding each item (counts, or bools)
+    items,   # indices of the items asked about
+) -> list:   # the features of `items` of which no row holds a value, in the order asked
+    "Features asked about that the rows hold no value of: another table, or its values spelled otherwise."
+    none = np.bincount(self.feature_of, weights=(np.asarray(held) > 0).astype(float), minlength=len(self)) == 0
+    return [self.features[f] for f in dict.fromkeys(self.feature_of[np.asarray(items, np.int64)].tolist()) if none[f]]
+
+@patch
+def some_values(self: Encoder, feature, k: int = 3) -> str:
+    "A feature's first `k` categories, for a message: `cold, warm` or `a, b, c, ...`."
+    cats = list(map(str, self.categories[self.features.index(feature)]))
+    return ', '.join(cats[:k]) + ', ...' * (len(cats) > k)
+
+
 # %% ../nbs/02_encoding.ipynb #79e15e7d
 @patch
 def to_dict(self: Encoder) -> dict:

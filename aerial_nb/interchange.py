@@ -188,12 +188,10 @@ def _antecedent_items(
 # %% ../nbs/15_interchange.ipynb #19ae3606
 def _unknown_values(enc: Encoder, table: pd.DataFrame, X: np.ndarray, sets: list):
     "Warn where the rows hold values in a column the rules ask about, but none the encoder knows (spelled otherwise)."
-    held, cols = X.any(0), {str(c): c for c in table.columns}
-    asked = dict.fromkeys(int(enc.feature_of[i]) for s in sets if s for i in s)
-    blank = [enc.features[f] for f in asked if not held[enc.feature_of == f].any() and table[cols[enc.features[f]]].notna().any()]
+    cols = {str(c): c for c in table.columns}
+    blank = [f for f in enc.unseen(X.any(0), [i for s in sets if s for i in s]) if table[cols[f]].notna().any()]
     if blank:
-        cats = list(map(str, enc.categories[enc.features.index(blank[0])]))
-        warnings.warn(f"no row holds a value the rules know of {blank} (theirs: {', '.join(cats[:3])}{', ...' * (len(cats) > 3)}), "
+        warnings.warn(f"no row holds a value the rules know of {blank} (theirs: {enc.some_values(blank[0])}), "
                       'so no rule asking about it covers a row; are its values spelled otherwise (dates, text for numbers)?',
                       InterchangeWarning, stacklevel=3)
 

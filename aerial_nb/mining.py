@@ -1629,12 +1629,10 @@ def verify_rule(
         source.presence = tuple(f for f in marks if first is not None and f in first.columns)
     if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
     bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
-    fo, held = np.asarray(enc.feature_of), item_counts(bits)
-    blank = [enc.features[f] for f in dict.fromkeys(fo[np.r_[a[0], c]]) if not held[fo == f].any()]
+    blank = enc.unseen(item_counts(bits), np.r_[a[0], c])
     if blank:                                                          # another table, or its values spelled otherwise
-        cats = list(map(str, enc.categories[enc.features.index(blank[0])]))
-        warnings.warn(f"no row of the data holds a value the model knows of {blank} (the model's: {', '.join(cats[:3])}"
-                      f"{', ...' * (len(cats) > 3)}); is it the table the model was trained on?", MiningWarning, stacklevel=2)
+        warnings.warn(f"no row of the data holds a value the model knows of {blank} (the model's: "
+                      f"{enc.some_values(blank[0])}); is it the table the model was trained on?", MiningWarning, stacklevel=2)
     nA, nC, nAC = rule_counts(bits, a, c)
     checks, n = Checks(bits, enc, a.shape[1], min_confidence=min_confidence, min_lift=min_lift), bits.n_rows
     out.update(support=float(nAC[0] / n), confidence=float(nAC[0] / nA[0]) if nA[0] else float('nan'),
