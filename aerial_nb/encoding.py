@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import datetime, inspect, re
+import datetime, difflib, inspect, re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -467,9 +467,10 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
     else:
         if c.many or len(distinct) > o['max_categories']:
+            hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first)
             raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
-                             'drop it or discretize it' + (f' ({hint})' if (hint := _numbers_hint(name, c.first)) else ''))
+                             'drop it or discretize it' + (f' ({hint})' if hint else ''))
         e, labels = None, _value_codes(distinct.rename(name))[1]
     missing = o['missing'] == 'item' or o['paper']
     return labels + [MISSING] * (missing and c.present < c.rows), e
@@ -537,7 +538,7 @@ def column_fits(
 # %% ../nbs/02_encoding.ipynb #ec9b39ee
 def fitted_encoder(
     fits: dict,                   # column -> `ColumnFit` that has gathered every row of the table
-    bins='auto',                  # bins per binned numeric column: 'auto' (chosen from `floor`, see the text) or a number
+    bins='auto',                  # bins per binned numeric column: 'auto' (equal-frequency bins, each holding the antecedent floor of the rows or more) or a number
     binning: str = 'quantile',    # with a number of bins: 'quantile' (equal frequency) or 'uniform' (equal width)
     floor: float = 0.1,           # 'auto' bins hold at least this share of rows where they can
     categorical: list = None,     # columns made categories whatever they hold
@@ -717,9 +718,20 @@ def item_index(self: Encoder,
             out.extend(range(self.starts[fidx[name]], self.starts[fidx[name] + 1]))
         else: bad.append(name)
     if bad:
-        raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}'
-                       + (' (or a feature name)' if features else ''))
+        f, _, v = bad[0].partition('=')
+        if f in fidx and v and f not in self._index:                   # a value the column does not hold
+            raise KeyError(f'unknown item(s) {bad}: column {f!r} has no value {v!r} (its values: {self.some_values(f, 8)})')
+        near = difflib.get_close_matches(bad[0], [*self.items, *(self.features if features else [])], n=1)
+        near = near or [x for x in (*self.items, *self.features) if x.lower() == bad[0].lower()][:1]   # `Beverage`
+        raise KeyError(f'unknown item(s) {bad}; items look like {self.items[0]!r}' + (' (or a feature name)' if features else '')
+                       + (f'; did you mean {near[0]!r}?' if near else ''))
     return np.unique(np.array(out, np.int64))
+
+@patch
+def some_values(self: Encoder, feature, k: int = 3) -> str:
+    "A feature's first `k` categories, for a message: `cold, warm` or `a, b, c, ...`."
+    cats = list(map(str, self.categories[self.features.index(feature)]))
+    return ', '.join(cats[:k]) + ', ...' * (len(cats) > k)
 
 # %% ../nbs/02_encoding.ipynb #227f7548
 @patch
@@ -730,13 +742,6 @@ def unseen(self: Encoder,
     "Features asked about that the rows hold no value of: another table, or its values spelled otherwise."
     none = np.bincount(self.feature_of, weights=(np.asarray(held) > 0).astype(float), minlength=len(self)) == 0
     return [self.features[f] for f in dict.fromkeys(self.feature_of[np.asarray(items, np.int64)].tolist()) if none[f]]
-
-@patch
-def some_values(self: Encoder, feature, k: int = 3) -> str:
-    "A feature's first `k` categories, for a message: `cold, warm` or `a, b, c, ...`."
-    cats = list(map(str, self.categories[self.features.index(feature)]))
-    return ', '.join(cats[:k]) + ', ...' * (len(cats) > k)
-
 
 # %% ../nbs/02_encoding.ipynb #79e15e7d
 @patch

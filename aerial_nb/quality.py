@@ -24,10 +24,10 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR',
            'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE',
            'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary',
-           'rule_text', 'rules_to_frame', 'check_item_sets', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
-           'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
-           'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'check_thresholds', 'check_training',
-           'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
+           'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'Rules', 'check_tau', 'check_antecedents',
+           'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive',
+           'verified', 'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'check_thresholds',
+           'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -188,6 +188,11 @@ def check_item_sets(
             raise TypeError(f'{c} must hold sets of item names, got {type(v).__name__} {str(v)[:60]!r}; a rules file '
                             'that write_frame (or --out) wrote is read back by read_frame')
     return rules
+
+def is_rule_table(data) -> bool:
+    "Whether `data` is a table of rules (antecedents and consequents as sets), not rows: for the error of passing one as the other."
+    return (isinstance(data, pd.DataFrame) and {'antecedents', 'consequents'} <= set(data.columns) and len(data) > 0
+            and isinstance(data.antecedents.iloc[0], (set, frozenset)))
 
 # %% ../nbs/05_quality.ipynb #8414e8c7
 @dataclass

@@ -466,7 +466,8 @@ def open_table(
     if isinstance(spec, Source): return spec
     if isinstance(spec, pd.DataFrame): return _frame(spec, na_values=na_values)
     if not isinstance(spec, (str, os.PathLike)):
-        raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {spec!r}'[:200])
+        raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {type(spec).__name__}'
+                        + (' (an array: make it a DataFrame, e.g. pd.DataFrame(x), to name its columns)' if hasattr(spec, 'shape') else ''))
     spec = str(spec)
     if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                   'uci:NAME or demo')
@@ -516,7 +517,7 @@ def fit_table(
             for df in source.batches(rows, count=True): bar.update(len(df)); yield df
         try: enc, source.n_rows, source.numbers = fit_batches(batches(), numbers=source.csv, **encoder_options)
         except ValueError as e:                              # a column's problem names the file that holds it
-            if str(e).startswith('column ') and source.name != 'table': raise ValueError(f'{source.name}: {e}') from None
+            if str(e).startswith(('column ', 'the table has no rows')) and source.name != 'table': raise ValueError(f'{source.name}: {e}') from None
             raise
     return enc
 
