@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_mining.ipynb #8ac0d5c0
 from __future__ import annotations
-import dataclasses, inspect, itertools, math, sys, time, warnings
+import dataclasses, difflib, inspect, itertools, math, sys, time, warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,13 +16,13 @@ from fastcore.meta import delegates
 from statistics import NormalDist
 from tqdm import tqdm
 
-from .encoding import (MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
+from .encoding import (ENCODER_OPTIONS, MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
                                 codes_like, is_transactions, transactions, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
-                               data_bits, fisher_greater, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
+                               data_bits, fisher_greater, is_rule_table, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
 from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -30,13 +30,13 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
            'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS', 'MEASURES',
-           'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
+           'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'PRUNINGS', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
+           'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
            'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
            'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
-           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'raw_functional', 'answers',
-           'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets', 'verified_itemsets',
-           'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'binned_joins', 'raw_functional',
+           'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
+           'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -323,7 +323,8 @@ def coraised(
     raised_items: np.ndarray,# (q, 2) (item, consequent) pairs: each single item's raised consequents
     grow: np.ndarray,        # (D,) bool: items that may extend an antecedent
     budget: float,           # the most a length may cost (multiply-adds): the wider pruning takes `REACH` of them at most
-) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) the consequents raised)
+) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) the consequents raised,
+                             #  whether only the extensions whose parts raise a common consequent were taken)
     ("The extensions A + j of `sets` where A or j raises a consequent (where those are too many to list: where A "
      "and j raise a common one), that hold in at least the floor of the rows; and the consequents they raise: the "
      "antecedents and consequents worth counting when there are too many to count them all.")
@@ -334,14 +335,15 @@ def coraised(
     cols = np.unique(np.r_[raised[:, 1], raised_items[:, 1]])              # the consequents they raise
     others = np.setdiff1d(np.arange(len(sets)), owners) if L > 1 else np.zeros(0, np.int64)   # see the text
     either = len(owners) * len(G) + len(others) * len(items)
-    if either <= MAX_EXTENSIONS // 4 and either * len(cols) * checks.n <= REACH * budget:
+    common = either > MAX_EXTENSIONS // 4 or either * len(cols) * checks.n > REACH * budget   # too many: narrower
+    if common: A, j = _common(sets, raised, raised_items)
+    else:
         A = np.r_[np.repeat(sets[owners], len(G), 0), np.repeat(sets[others], len(items), 0)]
         j = np.r_[np.tile(G, len(owners)), np.tile(items, len(others))]
-    else: A, j = _common(sets, raised, raised_items)
     keep = ~(fo[j][:, None] == fo[A]).any(1)
     cand = np.unique(np.sort(np.column_stack([A[keep], j[keep]]), 1), axis=0) if keep.any() else np.zeros((0, L + 1), np.int64)
     sup = itemset_counts(checks.bits, cand) if len(cand) else np.zeros(0, np.int64)
-    return cand[sup >= checks.floor], sup[sup >= checks.floor], cols
+    return cand[sup >= checks.floor], sup[sup >= checks.floor], cols, common
 
 # %% ../nbs/08_mining.ipynb #723259c5
 def _apriori(cand: np.ndarray, frequent: np.ndarray) -> np.ndarray:
@@ -489,13 +491,14 @@ def model_level(
     memory_mb: float = 256,  # working-memory bound of one chunk of test vectors
     keep=None,               # applied to each chunk's rules as they are counted (`Checks.keep`): only what it keeps is held
     grow_margin: float = None, # the width of the gate on extensions (`Calibration.growth`; default `margin`)
-) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted)
+) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted,
+                             #  extensions counted)
     ("The rules the model proposes for the antecedents `sets`: consequents whose output comes within `margin` of what "
      "the thresholds ask, counted exactly; and the extensions it estimates frequent, counted exactly.")
     from aerial_nb.extraction import outputs
     fo, n, counts, D = checks.fo, checks.n, checks.counts, len(checks.fo)
     gate = np.maximum(checks.th['min_confidence'], checks.th['min_lift'] * counts / n) - margin
-    parts, nxt, sups, counted, wide = [], [], [], 0, margin if grow_margin is None else grow_margin
+    parts, nxt, sups, counted, extended, wide = [], [], [], 0, 0, margin if grow_margin is None else grow_margin
     for s0, _, p, _ in outputs(model, sets, memory_mb):       # each chunk counted at once: memory stays bounded
         p, s = p.cpu().numpy(), slice(s0, s0 + len(p))
         own = _own(fo, sets[s])
@@ -504,7 +507,7 @@ def model_level(
                               & (np.arange(D) > sets[s][:, -1:]))
             ext = np.column_stack([sets[s][r], j])
             sup = itemset_counts(checks.bits, ext, n_rows=n) if len(ext) else np.zeros(0, np.int64)
-            nxt.append(ext[sup >= checks.floor]); sups.append(sup[sup >= checks.floor])
+            nxt.append(ext[sup >= checks.floor]); sups.append(sup[sup >= checks.floor]); extended += len(ext)
         gated = (p >= gate) & checks.cons_ok & ~own
         if gated.sum() > DENSE * own.size:     # a wide gate: the chunk counted against every item, every count used
             counted += int((checks.cons_ok & ~own).sum()); del p, gated
@@ -516,15 +519,20 @@ def model_level(
         part = RuleCounts(A[ok], c[ok], nA[ok], nAC[ok]); parts.append(keep(part) if keep else part)
     nxt = np.concatenate(nxt) if nxt else np.zeros((0, sets.shape[1] + 1), np.int64)
     sup = np.concatenate(sups) if sups else np.zeros(0, np.int64)
-    return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted
+    return RuleCounts.join(parts, sets.shape[1]), nxt, sup, counted, extended
 
 # %% ../nbs/08_mining.ipynb #56dfa057
+PRUNINGS = {True: ('the antecedents with a part that raises a consequent',           # what a pruned length counted,
+                   'a rule whose items raise its consequent only together'),          # and what it may have missed
+            'common': ('the antecedents whose parts each raise a common consequent',
+                       'a rule with a part that does not raise its consequent alone')}
+
 def choose_path(
     method: str,            # 'auto', 'exact' or 'model'
     cost: int,              # multiply-adds that counting the length's antecedents against every item takes
     budget: float,          # the most a length may cost to be counted under 'auto'
     earlier: str = None,    # the path of the length before ('model' there leaves the model to go on)
-    pruned: bool = False,   # the antecedents are those with a part that raises a consequent (every one is out of reach)
+    pruned=False,           # a key of `PRUNINGS` when the antecedents were pruned (every one is out of reach), else False
     model_cost=0,           # multiply-adds the model would take for this length (a number, or a callable giving it)
     full: float = None,     # a pruned length: the most multiply-adds counting every antecedent would take (None: unknown)
     noun: str = 'antecedent', # what the length's sets are, in the reason ('itemset' for `find_itemsets`)
@@ -535,7 +543,7 @@ def choose_path(
     if method == 'model': return 'model', 'method=model'
     if earlier == 'model': return 'model', f"its {noun}s grow from the model's shorter ones"
     counted = 'pruned' if pruned else 'exact'
-    what = ('the antecedents with a part that raises a consequent, against those consequents (every antecedent is '
+    what = (f'{PRUNINGS[pruned][0]}, against those consequents (every antecedent is '
             f"out of reach{f': up to {full:.2g} multiply-adds' if full else ''}, so this length is not searched in full; "
             "method=exact searches it)") if pruned else f'every {noun}'
     reach = budget * (REACH if pruned else 1)       # a pruned length is counted within the reach: see the text
@@ -583,11 +591,12 @@ def mine_levels(
     sets = np.flatnonzero(checks.ante_ok & (2 * checks.counts >= checks.floors))[:, None]  # from half the floor: see the text
     support, result, paths, path, raised1, cols = checks.counts[sets[:, 0]], [], [], None, None, None   # cols: a pruned length's consequents
     below, skipped = 0, 0                                         # antecedents under the floor not counted: this length's, the next's
-    full = None                                                   # at most, counting every extension: named if pruned
+    full, common = None, False                                    # at most, counting every extension: named if pruned
     blind = bool(enc.single[checks.cons_ok].all())       # consequents present or absent: see `choose_path`
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
-        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, cols is not None,
+        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path,
+                                cols is not None and (common or True),
                                 lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth), full,
                                 blind=blind)
         if path == 'model' and model is None:
@@ -595,7 +604,7 @@ def mine_levels(
         held = checks.frequent(sets, support)
         if path == 'model':
             net, margins = model()
-            rules, nxt, nxt_n, counted = model_level(checks, net, sets[held], support[held], margins[L - 1],
+            rules, nxt, nxt_n, counted, _ = model_level(checks, net, sets[held], support[held], margins[L - 1],
                                                      None if last else grow, memory_mb, checks.keep, model.growth[L - 1])
         else:
             listing = cols is None and not last and (method == 'exact' or held.sum() * grow.sum() <= MAX_EXTENSIONS)
@@ -612,7 +621,8 @@ def mine_levels(
                         keep, skipped = keep & ~near, int(near.sum())
                 full = float(keep.sum() if listing else held.sum() * grow.sum()) * D * n
                 if method == 'auto' and (not listing or full > REACH * budget):              # prune: see the text
-                    nxt, nxt_n, cols = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
+                    nxt, nxt_n, cols, common = coraised(checks, sets, raised[held[raised[:, 0]]], raised1, grow, budget)
+                    common = 'common' if common else False
                 else: nxt, nxt_n = nxt[keep], nxt_n[keep]
         result.append(rules)                                      # kept as counted: see `exact_level`
         pairs = counted if path != 'model' else int(held.sum()) * int(checks.cons_ok.sum())
@@ -736,12 +746,13 @@ def _loosen(
 # %% ../nbs/08_mining.ipynb #5a69d259
 def _near_records(checks: Checks, enc: Encoder, top: int = 3, memory_mb: float = 256) -> list:
     "`near_misses` as a list of dicts (what the diagnosis's message reads)."
-    sets = np.flatnonzero(checks.ante_ok)[:, None]
+    sets = np.flatnonzero(checks.ante_ok & ~checks.dominant)[:, None]        # near-constant items: never returned
     best = []
     for s0, N in cooccurrence(checks.bits, sets, memory_mb=memory_mb):
         nA = checks.counts[sets[s0:s0 + len(N), 0]][:, None]
-        conf = np.where(_own(checks.fo, sets[s0:s0 + len(N)]) | ~checks.cons_ok | (checks.n * N <= nA * checks.counts),
-                        -1.0, N / np.maximum(nA, 1))                         # items that raise the consequent
+        conf = np.where(_own(checks.fo, sets[s0:s0 + len(N)]) | ~checks.cons_ok | checks.dominant
+                        | (checks.n * N <= nA * checks.counts),
+                        -1.0, N / np.maximum(nA, 1))                        # items that raise the consequent
         r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
         best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c) if conf[i, j] > 0]
     best = sorted(best, key=lambda b: -b[0])[:top]
@@ -791,14 +802,16 @@ def diagnose(
      "affordable; None when there is nothing to say.")
     thin = (f"the model's proposals missed {missed[0]} of the {missed[1]} one-item rules that pass every check (counted "
             f"exactly, such as {missed[2]}); method='exact' returns them" if missed and missed[0] else None)
-    pruned = [str(p.length) for p in paths if p.path == 'pruned']
-    unsure = (f"length {', '.join(pruned)} was pruned (only the antecedents with a part that raises a consequent were "
-              "counted): a rule whose items raise its consequent only together may be missing; method='exact' "
-              "searches it in full" if pruned else None)
+    how_pruned = lambda p: next((v for v in PRUNINGS.values() if v[0] in p.why), PRUNINGS[True])   # which pruning ran
+    pruned = {}
+    for p in paths:
+        if p.path == 'pruned': pruned.setdefault(how_pruned(p), []).append(str(p.length))
+    unsure = ('; '.join(f"length {' and '.join(ls)} {'were' if len(ls) > 1 else 'was'} pruned (only {what} were counted): "
+                        f'{lost} may be missing' for (what, lost), ls in pruned.items())
+              + "; method='exact' searches in full" if pruned else None)
     if found: return ('; '.join(t for t in (thin, unsure) if t), MiningWarning) if thin or unsure else (None, None)
-    how = dict(model="came from the model's proposals", pruned='was pruned (only the antecedents with a part that '
-               'raises a consequent were counted)')
-    partial = [f'length {p.length} {how[p.path]}' for p in paths if p.path != 'exact']
+    partial = [f"length {p.length} came from the model's proposals" if p.path == 'model' else
+               f'length {p.length} was pruned (only {how_pruned(p)[0]} were counted)' for p in paths if p.path != 'exact']
     removed = ', '.join(f'{k} {v}' for k, v in checks.removed.items() if v)
     text = ('no rule passes the checks: every antecedent length was counted exactly' if not partial else
             'no rule came back, and not every candidate was counted: ' + '; '.join(partial))
@@ -813,8 +826,12 @@ def diagnose(
                 f"{r['rule']} (support {r['support']:.3f}, confidence {r['confidence']:.3f}, lift {r['lift']:.3f}, "
                 f"p {r['p_value']:.2g}" + ('; ' + ', '.join(f'{k}={v}' for k, v in r['would_pass'].items())
                                          + ' would return it)' if r['would_pass'] else ')') for r in near)
-        else: text += ('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
-                       '; no item allowed in an antecedent raises an allowed consequent')
+            if enc.edges and any('floor' in r['would_pass'] for r in near):     # the floor also sets the bins
+                text += (f"; a lower floor also cuts the number columns {sorted(enc.edges)} into finer bins, and a rule "
+                         "may not pass then: keep these bins too (encoder_options={'edges': ...}, the encoder's edges)")
+        else: text += (('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
+                        '; no item allowed in an antecedent raises an allowed consequent')
+                       + (' (near-constant features aside)' if checks.dominant.any() else ''))
     return text, NoRulesWarning
 
 # %% ../nbs/08_mining.ipynb #d35b18dd
@@ -903,6 +920,19 @@ def functional(
         tied[np.ix_(b, ys)] = (one_y & (ny >= 2) & (2 * nx <= both)) | (one_x & (nx >= 2) & (2 * ny <= both))
     return (tied[fa, fc] & (ante >= 0)).any(1)
 
+# %% ../nbs/08_mining.ipynb #bf2740b5
+def binned_joins(
+    enc: Encoder,      # the encoder
+    ante,              # (r, a) antecedents padded with -1
+    cons,              # (r,) consequents
+) -> tuple:            # ((r, a) each item's feature (-1: none), (r, a) the consequent's feature, (r, a) bool: a binned pair)
+    "The (antecedent item, consequent) pairs of each rule that join a binned column: those `raw_functional` judges."
+    fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
+    fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
+    binned = np.array([f in enc.edges for f in enc.features] + [False])         # [-1]: no item
+    return fa, fc, (ante >= 0) & (binned[fa] | binned[fc])
+
+
 # %% ../nbs/08_mining.ipynb #90fc0610
 def _determines(a: np.ndarray, b: np.ndarray) -> bool:
     ("Whether the values `a` (codes in the order of the values) determine the values `b`, in a way that says something: "
@@ -922,10 +952,8 @@ def raw_functional(
 ) -> np.ndarray:       # (r,) bool
     ("`functional` decided on the table's own values, finer than its bins (a column derived from a binned number), "
      "for the rules that join a binned column: among the rows where both have a value (`_determines`).")
-    fo, ante, cons = np.asarray(enc.feature_of), np.asarray(ante, np.int64), np.asarray(cons, np.int64)
-    fa, fc = np.where(ante >= 0, fo[ante], -1), np.broadcast_to(fo[cons][:, None], ante.shape)
-    binned = np.array([f in enc.edges for f in enc.features] + [False])         # [-1]: no item
-    pick, tied = (ante >= 0) & (binned[fa] | binned[fc]), np.zeros((len(enc), len(enc)), bool)
+    fa, fc, pick = binned_joins(enc, ante, cons)
+    tied = np.zeros((len(enc), len(enc)), bool)
     names, codes = {str(c): c for c in df.columns}, {}
     def code(f):                                                                 # -1: missing; in the values' order
         if f not in codes:
@@ -1029,7 +1057,12 @@ def _split(options: dict, paper: bool) -> tuple:
     th = {k: v for k, v in options.items() if k in inspect.signature(check_thresholds).parameters}
     tr = {k: v for k, v in options.items() if k in TRAIN_OPTIONS}
     unknown = sorted(set(options) - set(th) - set(tr))
-    if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train')
+    coded = [k for k in unknown if k in ENCODER_OPTIONS]               # `bins=3`: an option of the encoding
+    if coded: raise TypeError(f'{coded[0]} is an option of the encoding: give it as encoder_options={{{coded[0]!r}: '
+                              f'{options[coded[0]]!r}}}')
+    near = difflib.get_close_matches(unknown[0], [*inspect.signature(check_thresholds).parameters, *TRAIN_OPTIONS], n=1) if unknown else []
+    if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train'
+                                + (f'; did you mean {near[0]}?' if near else ''))
     check_thresholds(**th)
     other = [f'{k}={th[k]!r}' for k in th if k not in PAPER_FILTERS]
     if paper and other:
@@ -1074,6 +1107,13 @@ def _check_arguments(**given):
             check_encoder_options(**v)
     if given.get('target') is not None and (given.get('antecedents') is not None or given.get('consequents') is not None):
         raise ValueError('target already fixes antecedents and consequents; give it alone')
+    dropped = [given['drop']] if isinstance(given.get('drop'), str) else list(given.get('drop') or [])
+    for k in ('target', 'antecedents', 'consequents', 'items'):
+        names = [given[k]] if isinstance(given.get(k), str) else list(given.get(k) or [])
+        both = [n for n in names if any(n == d or n.startswith(f'{d}=') for d in dropped)]
+        if both: raise ValueError(f'{k} names {both[0]!r}, which drop removes from the table: keep it, or ask about another')
+    if given.get('by', 'confidence') != 'confidence' and given.get('top_k') is None:
+        raise ValueError(f"by={given['by']!r} ranks the rules that top_k keeps: give top_k too (without it every rule is kept)")
 
 def _check_model_items(model, enc: Encoder):
     "A trained model given with a table must answer for the table's items, in the same order."
@@ -1248,10 +1288,14 @@ def _paper_only(paper: bool, **taus):
 # %% ../nbs/08_mining.ipynb #6884d7a0
 def _all_zero_one(source: Source, target=()) -> Source:
     ("A file's presence columns when every 0/1 column is asked for (`presence=True`): those whose cells in the first "
-     "batch are all 0/1 or true/false (or missing), the target aside; a later cell of another value is refused by name as it is read.")
-    first = next(source.batches(), None)
-    flag = lambda s: s.notna().any() and s.dropna().astype(str).str.lower().isin(ON + OFF).all()
-    cols = [] if first is None else [c for c in first.columns if c not in target and flag(first[c])]
+     "batch where they hold a value are all 0/1 or true/false (or missing), the target aside; a later cell of another value "
+     "is refused by name as it is read.")
+    flag, seen, cols = lambda s: s.dropna().astype(str).str.lower().isin(ON + OFF).all(), set(), []
+    for df in source.batches():                                 # reading on only while a column has shown no value yet
+        now = [c for c in df.columns if c not in target and c not in seen and df[c].notna().any()]
+        seen.update(now); cols += [c for c in now if flag(df[c])]
+        if len(seen) == len([c for c in df.columns if c not in target]): break
+    cols = [c for c in df.columns if c in cols] if cols else cols  # in the table's order
     if not cols: raise ValueError(f'presence=True: no column of {source.name} holds only 0/1 (or true/false)')
     return dataclasses.replace(source, presence=tuple(cols))
 
@@ -1265,6 +1309,8 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
           client, check, presence=None, target=None) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
     options, remote = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), ()
+    if is_rule_table(data): raise ValueError('data is a table of rules (antecedents, consequents), not rows: give the table '
+                                             'the rules are to be mined from')
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
         tcols = _target_columns(target)
@@ -1296,7 +1342,7 @@ def _all_cut(summary: Summary, found: int, cuts: list):
 def mine(
     data,                         # a DataFrame; baskets, a boolean frame or a sparse matrix (`transactions`); a CSV or Parquet
                                   # file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
-    max_antecedents: int = None,  # a: longest antecedent (default 2; 1 on a table of two features)
+    max_antecedents: int = None,  # the longest antecedent, the paper's a (default 2; 1 on a table of two features)
     method: str = 'auto',         # 'auto' (exact where affordable, the model's proposals elsewhere), 'exact' or 'model'
     target=None,                  # class column(s): classification rules
     antecedents=None,             # items or features allowed in antecedents (default all)
@@ -1309,7 +1355,7 @@ def mine(
     tau_a: float = None,          # paper: antecedent similarity threshold (default `TAU_A`, 0.5)
     tau_c: float = None,          # paper: consequent similarity threshold (default `TAU_C`, 0.8)
     drop: list = None,            # columns to leave out
-    presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values
+    presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values (True, or the option alone: every 0/1 column)
                                   # (True: every 0/1 column; of a file, by its first rows)
     encoder_options: dict = None, # `Encoder.fit`'s options: bins, categorical, numeric, missing, max_categories, ...
     sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
@@ -1359,6 +1405,11 @@ def mine(
     raw = isinstance(data, pd.DataFrame) and presence is None and not is_transactions(data)
     if len(out) and raw and 'functional' in out:
         out['functional'] |= raw_functional(data, s.encoder, rules.ante, rules.cons)   # finer than the bins
+    elif len(out) and functional == 'drop' and 'functional' in out:                    # judged on the bins alone: say so
+        joins = int((binned_joins(s.encoder, rules.ante, rules.cons)[2].any(1) & ~out.functional.to_numpy()).sum())
+        if joins: warnings.warn(f"functional='drop' judged {joins} rules that join a binned column on its bins alone: a column "
+                                'derived from the number may remain (the finer test on its values runs on a DataFrame given '
+                                'without presence)', MiningWarning, stacklevel=2)
     cut = {k: out[k].to_numpy() for k, v in dict(functional=functional, certain=certain).items() if v == 'drop' and k in out}
     rows = np.flatnonzero(~np.logical_or.reduce([*cut.values(), np.zeros(len(out), bool)]))
     if top_k is not None: rows = top_rules(out.iloc[rows], top_k, by).index.to_numpy()
@@ -1386,7 +1437,7 @@ def text(self: Summary,
     s = self
     if s.itemsets is not None:                                        # `mine_itemsets`': the most frequent itemsets
         top = [] if rules is None else rules.sort_values('support', ascending=False).head(show).itertuples()
-        how = [f"length {p['length']}: {p['path']} ({p['why']})" for p in s.paths]      # how each length was found
+        how = [f"length {p['length']}: {p['path']} ({p['why']}); {p['candidates']:,} candidates counted" for p in s.paths]      # how each length was found
         if s.stop != 'not trained': how.append(f"trained {s.steps} steps, stopped: {s.stop} ({s.train_s:.2f}s)")
         return '\n'.join([f"{s.itemsets} frequent itemsets from {s.rows} rows; {s.total_s:.2f}s in all", *how,
                           *(f"  {' & '.join(sorted(r.itemsets))}  (support {r.support:.3f})" for r in top)])
@@ -1454,14 +1505,18 @@ def find_itemsets(
                                 noun='itemset', blind=bool(enc.single.all()))
         if path == 'model' and model is None:
             raise ValueError(f'itemsets of length {L + 1} need the model ({why}); give a model, or method="exact"')
-        if path == 'exact': _, sets, support, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
+        if path == 'exact':
+            _, nxt, nxt_n, _ = exact_level(checks, sets, support, grow, memory_mb=memory_mb)
+            counted = len(sets) * int(grow.sum())
         else:
             net, margins = model()
-            _, sets, support, _ = model_level(checks, net, sets, support, margins[L - 1], grow, memory_mb,
-                                              grow_margin=model.growth[L - 1])
+            _, nxt, nxt_n, _, counted = model_level(checks, net, sets, support, margins[L - 1], grow, memory_mb,
+                                                 grow_margin=model.growth[L - 1])
+        sets, support = nxt, nxt_n
         keep = _apriori(sets, found[-1][0])
         sets, support = sets[keep], support[keep]
-        paths.append(LengthReport(L + 1, path, why, len(found[-1][0]), 0, time.perf_counter() - t0))
+        paths.append(LengthReport(L + 1, path, why, len(found[-1][0]), counted, time.perf_counter() - t0,
+                                 pairs=len(found[-1][0]) * int(grow.sum())))
     return pad_sets([f[0] for f in found], max_length), np.concatenate([f[1] for f in found]) / n, paths
 
 # %% ../nbs/08_mining.ipynb #ff094db4
@@ -1570,7 +1625,7 @@ def mine_itemsets(
     diag = None if len(out) else no_itemsets(item_counts(s.bits, s.n_rows), s.n_rows, enc, _items(enc, items, 'items'),
                                              min_support if given or not paper else None, model, paper)
     if diag: warnings.warn(diag, NoRulesWarning, stacklevel=2)
-    summary = Summary(diagnosis=diag, thresholds=dict(min_support=min_support) if given or not paper else {}, itemsets=len(out), rows=s.n_rows, categories=enc.n_items, method='paper' if paper else method,
+    summary = Summary(rules=None, candidates=sum(p.candidates for p in paths), diagnosis=diag, thresholds=dict(min_support=min_support) if given or not paper else {}, itemsets=len(out), rows=s.n_rows, categories=enc.n_items, method='paper' if paper else method,
                       support=float(out.support.mean()) if len(out) else None, paths=[vars(p) for p in paths],
                       stop=model.stop if model is not None else 'not trained',
                       steps=len(model.history) if model is not None else 0, train_s=train_s,
