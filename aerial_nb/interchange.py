@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .encoding import Encoder, is_transactions, transactions
-from .quality import METRICS, Checks, check_item_sets, covers, fisher_greater, rule_metrics, rules_to_frame
+from .persist import write_text
+from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
 __all__ = ['InterchangeWarning', 'to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
@@ -30,11 +31,12 @@ class InterchangeWarning(UserWarning):
     "Rules written in a format that cannot carry them whole."
 
 def _readable(item: str) -> bool:
-    ("Whether `read_arules` reads `item` back as one item: no comma outside brackets, no brace, no ' => ', and its "
-     "brackets closed (a lone one, as in `answer=1) agree`, would take in the items beside it).")
+    ("Whether `read_arules` reads `item` back as one item, as it is: no comma outside brackets, no brace, no ' => ', "
+     "no space at either end (read back without it), and its brackets closed (a lone one, as in `answer=1) agree`, would "
+     "take in the items beside it).")
     depth = np.cumsum([1 if ch in '([' else -1 if ch in ')]' else 0 for ch in item]) if item else np.zeros(1)
     balanced = depth.min(initial=0) >= 0 and depth[-1] == 0
-    return balanced and _split_items('{' + item + '}') == [item.strip()] and not set('{}') & set(item) and ' => ' not in item
+    return balanced and _split_items('{' + item + '}') == [item] and not set('{}') & set(item) and ' => ' not in item
 
 # %% ../nbs/15_interchange.ipynb #56d3153b
 def _names(items, strip: str = None) -> list:
@@ -55,7 +57,7 @@ def to_arules(
     unclear = sorted({x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip) if not _readable(x)})
     if unclear:
         warnings.warn(f"{len(unclear)} item{'s' if len(unclear) > 1 else ''} cannot be read back from arules' text "
-                      f"(a comma outside brackets, a lone bracket, a brace or ' => ' in a name), e.g. {unclear[0]!r}: read_arules "
+                      f"(a comma outside brackets, a lone bracket, a brace, ' => ' or a space at either end of a name), e.g. {unclear[0]!r}: read_arules "
                       "would split them; write_frame(rules, 'rules.json') (or --out rules.json) keeps every name",
                       InterchangeWarning, stacklevel=2)
     summary = rules.attrs.get('summary')
@@ -67,18 +69,20 @@ def to_arules(
         row = dict(zip(rules.columns, r))
         text = '{' + ','.join(_names(row['antecedents'], strip)) + '} => {' + ','.join(_names(row['consequents'], strip)) + '}'
         w.writerow([text, row['support'], row['confidence'], row['antecedent support'], row['lift']]
-                   + ([int(round(row['support'] * n))] if n else []))
+                   + ([int(round(row['support'] * n)) if np.isfinite(row['support']) else ''] if n else []))
     if path is None: return buf.getvalue()
-    Path(path).write_text(buf.getvalue())
+    write_text(buf.getvalue(), path)
 
 # %% ../nbs/15_interchange.ipynb #f9469541
 def read_arules(
     source,    # arules' text (as `to_arules` or R's `write(rules, sep=',')` give it), or a file holding it
 ) -> pd.DataFrame:   # antecedents and consequents as frozensets, then the columns the text has
     "Rules written by arules (or `to_arules`) read back: `{a,b} => {c}` split into frozensets of item names."
-    text = source if isinstance(source, str) and '\n' in source else Path(source).read_text()   # text, or a file's name
+    if not isinstance(source, (str, Path)): raise TypeError(f"source must be arules' text or a file's path, got {type(source).__name__}")
+    text = source if isinstance(source, str) and '\n' in source else Path(source).read_text(encoding='utf-8')   # text, or a file's name
     head = list(itertools.islice(csv.reader(io.StringIO(text)), 2))
-    named = len(head) == 2 and len(head[1]) == len(head[0]) + 1 and head[1][0] == '1'   # R's write.table: row names 1, 2, ...
+    named = len(head) == 2 and (len(head[1]) == len(head[0]) + 1 and head[1][0] == '1'   # R's write.table: row names 1, 2, ...
+                             or head[0][:1] == [''] and len(head[1]) == len(head[0]))   # write.csv: their column named ''
     df = pd.read_csv(io.StringIO(text), index_col=0 if named else None)
     if named: df = df.reset_index(drop=True)
     elif not df.index.equals(pd.RangeIndex(len(df))):                # pandas took the first fields as an index
@@ -115,7 +119,9 @@ def _indices(sets, look: dict, what: str) -> list:
     out = []
     for r, s in enumerate(sets):
         unknown = sorted(x for x in s if str(x) not in look)
-        if unknown: raise KeyError(f'{what} of rule {r}: unknown item(s) {unknown[:5]}')
+        if unknown: raise KeyError(f'{what} of rule {r}: unknown item(s) {unknown[:5]}' + (
+            '; mlxtend names items by column number unless its itemsets are mined with use_colnames=True'
+            if all(isinstance(x, (int, np.integer)) for x in unknown) else ''))
         out.append(sorted(look[str(x)] for x in s))
     return out
 
@@ -204,6 +210,13 @@ def covered(
 ) -> pd.DataFrame:          # (rows, rules) bool: row i holds every antecedent item of rule j
     ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
      "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
+    if not isinstance(rules, pd.DataFrame) or 'antecedents' not in rules:
+        raise TypeError('rules must be a rule table (mine\'s, with antecedents); give it first: covered(rules, data)')
+    if is_rule_table(data): raise ValueError('data is a table of rules, not rows: covered(rules, data) asks which rows of data '
+                                             'each rule covers')
+    if not (isinstance(data, pd.DataFrame) or is_transactions(data)):
+        raise TypeError(f'data must be rows (a DataFrame, or transactions), got {type(data).__name__}'
+                        + ('; read a file first, e.g. read_table(path)' if isinstance(data, (str, Path)) else ''))
     check_item_sets(rules, ['antecedents'])
     baskets = is_transactions(data)
     table = transactions(data) if baskets else data

@@ -20,7 +20,7 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'FRAMES', 'SET_COLUMNS', 'InputError', 'current_umask',
            'check_writable', 'check_model_dir', 'seal', 'stage_model', 'put_folder', 'save_model', 'load_model',
-           'check_out', 'stage_frame', 'write_frame', 'read_frame', 'Outputs']
+           'check_out', 'stage_frame', 'write_frame', 'write_text', 'read_frame', 'Outputs']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
@@ -362,27 +362,38 @@ def _jsonable(v):
     "A value `json` cannot write itself: a NumPy number as a number, anything else as its text."
     return v.item() if isinstance(v, np.generic) else str(v)
 
-def stage_frame(df: pd.DataFrame, path: Path) -> Path:
-    "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
-    kind, out = path.suffix.lower(), df.copy()
-    out.attrs = {}                                   # the summary and the model are not the table's data
-    for c in SET_COLUMNS:
-        if c in out: out[c] = [sorted(s) for s in out[c]]
-    try: fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=kind)
+def _staged(path: Path, write) -> Path:
+    "A new temporary file beside `path`, filled by `write(tmp)`, with the mode `path` has (or the umask's)."
+    try: fd, tmp = tempfile.mkstemp(dir=path.absolute().parent, prefix=f'.{path.name}.', suffix=path.suffix.lower())
     except OSError as e: raise _unwritten(path, e) from None
     os.close(fd)
     try:
-        if kind == '.csv':
-            out.assign(**{c: out[c].map(json.dumps) for c in SET_COLUMNS
-                          if c in out}).to_csv(tmp, index=False)
-        elif kind == '.json': Path(tmp).write_text(_json_records(out))
-        else: out.to_parquet(tmp, index=False)
+        write(tmp)
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~current_umask())
     except BaseException as e:
         os.unlink(tmp)
         if isinstance(e, OSError): raise _unwritten(path, e) from None
         raise
     return Path(tmp)
+
+def _put(tmp: Path, path: Path) -> Path:
+    "The staged file `tmp` renamed into place at `path` (removed if that fails)."
+    try: os.replace(tmp, path)
+    except OSError as e: raise _unwritten(path, e) from None
+    finally: tmp.unlink(missing_ok=True)
+    return path
+
+def stage_frame(df: pd.DataFrame, path: Path) -> Path:
+    "Write `df` into a new temporary file beside `path`, with the mode `path` has (or the umask's); return it."
+    kind, out = path.suffix.lower(), df.copy()
+    out.attrs = {}                                   # the summary and the model are not the table's data
+    for c in SET_COLUMNS:
+        if c in out: out[c] = [sorted(s) for s in out[c]]
+    def write(tmp):
+        if kind == '.csv': out.assign(**{c: out[c].map(json.dumps) for c in SET_COLUMNS if c in out}).to_csv(tmp, index=False)
+        elif kind == '.json': Path(tmp).write_text(_json_records(out))
+        else: out.to_parquet(tmp, index=False)
+    return _staged(path, write)
 
 # %% ../nbs/11_persist.ipynb #c005e7fe
 def write_frame(
@@ -392,11 +403,18 @@ def write_frame(
     "Write `df` to `path` (.csv, .json or .parquet) via a temporary file and a rename; item sets become lists."
     if not isinstance(df, pd.DataFrame): raise TypeError(f'df must be a pandas DataFrame, got {df!r}'[:200])
     path = check_out(path, 'path')
-    tmp = stage_frame(df, path)
-    try: os.replace(tmp, path)
-    except OSError as e: raise _unwritten(path, e) from None
-    finally: tmp.unlink(missing_ok=True)
-    return path
+    return _put(stage_frame(df, path), path)
+
+def write_text(
+    text: str,            # the text
+    path,                 # the file: replaced whole, or left as it was
+    option: str = 'path', # the parameter's name, for messages
+) -> Path:
+    "Write `text` (UTF-8) to `path` via a temporary file and a rename; a folder, or one that cannot be written, is refused first."
+    path = _path(path, option)
+    if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
+    check_writable(path.absolute().parent, option)
+    return _put(_staged(path, lambda tmp: Path(tmp).write_text(text, encoding='utf-8')), path)
 
 # %% ../nbs/11_persist.ipynb #a820babf
 def read_frame(
