@@ -63,8 +63,6 @@ def _number(low: float, high: float, low_open: bool, high_open: bool):
 # %% ../nbs/12_cli.ipynb #70d94587
 _fraction, _share, _positive = _number(0, 1, True, True), _number(0, 1, True, False), _number(0, math.inf, False, True)
 _rate = _number(0, 1, False, False)
-
-# %% ../nbs/12_cli.ipynb #9d5e0578
 _bins = whole_number(1, also='auto')   # an argparse type: 'auto' or a whole number of bins
 
 # %% ../nbs/12_cli.ipynb #82ed3fd7
@@ -99,7 +97,7 @@ def add_options(
     sig, docs = inspect.signature(f).parameters, _docs(f)
     for name in names:
         d, kw = sig[name].default, TYPES.get(name, {})
-        shown = '' if d in (None, False, inspect.Parameter.empty) else f' (default: {d!r})'
+        shown = '' if any(d is x for x in (None, False, inspect.Parameter.empty)) else f' (default: {d!r})'
         p.add_argument('--' + name.replace('_', '-'), dest=name, default=argparse.SUPPRESS,
                        help=(docs.get(name) or '').replace('%', '%%') + shown, **(dict(kw, action='extend') if 'nargs' in kw else kw))
 
@@ -129,7 +127,7 @@ def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
                    help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
-    p.add_argument('--quiet', action='store_true', help='no progress bars on stderr')
+    p.add_argument('--quiet', action='store_true', help='no progress bars on stderr (shown only when stderr is a terminal)')
     if encoding: add_options(p, fitted_encoder, ENCODING)
     if p.prog.split()[-1] in ('mine', 'itemsets'):
         p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP',
@@ -168,10 +166,12 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
     def _get_help_string(self, action):
         return action.help if action.default in (None, False, [], argparse.SUPPRESS) else super()._get_help_string(action)
 
-# %% ../nbs/12_cli.ipynb #b621b479
 class _Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
-    def error(self, message): self.exit(2, f'{self.prog}: error: {message} (see {self.prog} --help)\n')
+    def error(self, message):                                  # `--min_confidence`: a library name, spelled with dashes here
+        typed = re.findall(r'--\w*_[\w]*', message) if message.startswith('unrecognized arguments') else []
+        hint = f" (did you mean {typed[0].replace('_', '-')}?)" if typed else ''
+        self.exit(2, f'{self.prog}: error: {message}{hint} (see {self.prog} --help)\n')
 
 # %% ../nbs/12_cli.ipynb #aafc0236
 _MINE_HELP = ("Mine association rules. Every rule returned passes these checks on exact counts: verified (confidence at "
@@ -208,8 +208,8 @@ def build_parser(
     p = sub.add_parser('verify', help="a saved model's verdict on one rule, and its exact counts on a table",
                        description=inspect.getdoc(verify_rule), **fmt)
     p.add_argument('model', help='the folder mine --save-model wrote')
-    p.add_argument('--antecedent', nargs='+', required=True, metavar='ITEM', action='extend', help='antecedent items, feature=value')
-    p.add_argument('--consequent', required=True, metavar='ITEM', help='consequent item, feature=value')
+    p.add_argument('--antecedent', '--antecedents', nargs='+', required=True, metavar='ITEM', action='extend', help='antecedent items, feature=value')
+    p.add_argument('--consequent', '--consequents', required=True, metavar='ITEM', help='consequent item, feature=value')
     p.add_argument('--data', default=None, help='also count the rule on this table (as for mine)')
     p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP', help='--data holds baskets (as for mine)')
     add_options(p, verify_rule, VERIFY)
@@ -266,7 +266,7 @@ def _before(args):
 # %% ../nbs/12_cli.ipynb #6ecbeb3d
 def _reading(args) -> dict:
     "The options every mining command passes on: where the table is, how to read and encode it, whether to show progress."
-    return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet, encoder_options=typed(args, ENCODING))
+    return dict(data_dir=args.data_dir, na_values=args.na_values, progress=not args.quiet and sys.stderr.isatty(), encoder_options=typed(args, ENCODING))
 
 # %% ../nbs/12_cli.ipynb #a782e83e
 def _data(args):
@@ -300,7 +300,7 @@ def _itemsets(args) -> dict:
 
 # %% ../nbs/12_cli.ipynb #6d98ac86
 def _info(args) -> dict:
-    d = describe(args.data, args.data_dir, args.na_values, not args.quiet and sys.stderr.isatty(),
+    d = describe(args.data, args.data_dir, args.na_values, _reading(args)['progress'],
                  **typed(args, ENCODING), **typed(args, ['drop']))
     per = {f: dict(zip(g.category, g.share.round(4))) for f, g in d.groupby('feature', sort=False)}
     if not args.json: print(describe_text(d))
@@ -350,8 +350,6 @@ def _dests(ap: argparse.ArgumentParser, command: str) -> list:   # the parameter
 
 # %% ../nbs/12_cli.ipynb #10db5aec
 _INTERRUPTED = []   # set while `main` runs when Ctrl-C is pressed
-
-# %% ../nbs/12_cli.ipynb #b2ffadf4
 def _on_ctrl_c(signum, frame):
     "Ctrl-C during `main`: a KeyboardInterrupt, and a note of it (a reader may turn it into an error of its own)."
     _INTERRUPTED.append(True)
@@ -413,7 +411,9 @@ def main(
     try:
         with contextlib.redirect_stdout(buffer):          # the report goes out whole, once the run has succeeded
             ap = build_parser(commands)
-            try: args = ap.parse_args(argv)
+            try:
+                args, extra = ap.parse_known_args(argv)          # an unknown option: said by its command's parser
+                if extra: _subparser(ap, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
             except SystemExit as e: code = int(e.code or 0)
             else:
                 name = f'aerial-nb {args.command}'
