@@ -23,13 +23,29 @@ _NEED = ('antecedents', 'consequents', 'support', 'confidence', 'lift')
 # %% ../nbs/13_plots.ipynb #86a94bbf
 def rule_table(
     rules: pd.DataFrame,  # rules as `mine` returns them (or mlxtend's `association_rules`)
-) -> pd.DataFrame:        # the same table
-    "Refuse anything the plots cannot read: not a DataFrame, or one without item sets (`check_item_sets`) and support, confidence and lift."
+) -> pd.DataFrame:        # the same table (items that are not text, such as mlxtend's column numbers, as text)
+    ("Refuse anything the plots cannot read: not a DataFrame, or one without item sets (`check_item_sets`) and support, "
+     "confidence and lift as numbers.")
     if not isinstance(rules, pd.DataFrame):
         raise TypeError(f'rules must be a DataFrame of rules, got {type(rules).__name__}')
     missing = [c for c in _NEED if c not in rules]
     if missing: raise ValueError(f'rules lacks the column(s) {missing}; give the table `mine` returns')
-    return check_item_sets(rules)
+    text = [c for c in _NEED[2:] if not pd.api.types.is_numeric_dtype(rules[c]) or pd.api.types.is_bool_dtype(rules[c])]
+    if text: raise ValueError(f'rules: {text[0]} holds {rules[text[0]].dtype} values, not numbers; convert it '
+                              f"(e.g. pd.to_numeric(rules[{text[0]!r}]))")
+    check_item_sets(rules)
+    named = lambda s: all(isinstance(i, str) for i in s)
+    if all(rules[c].map(named).all() for c in _NEED[:2]): return rules
+    return rules.assign(**{c: rules[c].map(lambda s: frozenset(map(str, s))) for c in _NEED[:2]})   # attrs kept
+
+# %% ../nbs/13_plots.ipynb #eea0cb9c
+def _colours(values, cmap: str, name: str) -> tuple:
+    ("(values, colour map, colour-bar label): an infinite value (a certain rule's conviction) at the end of the scale, "
+     "said in the label; a missing one grey, not invisible.")
+    v = np.asarray(values, float)
+    big = np.isinf(v)
+    if big.any(): v = np.where(big, np.sign(v) * np.abs(v[~big & ~np.isnan(v)]).max(initial=1.0), v)
+    return v, plt.get_cmap(cmap).with_extremes(bad='0.6'), name + (' (infinite: at the end)' if big.any() else '')
 
 # %% ../nbs/13_plots.ipynb #ce6526ed
 def scatter(
@@ -44,13 +60,10 @@ def scatter(
     rules = rule_table(rules)
     if color not in rules: raise ValueError(f'color: {color!r} is not a column of the rules')
     if not pd.api.types.is_numeric_dtype(rules[color]): raise ValueError(f'color: {color!r} is not a column of numbers')
-    v = rules[color].to_numpy(float)
-    big = np.isinf(v)                                        # a certain rule's conviction: at the end of the scale
-    if big.any(): v = np.where(big, np.sign(v) * np.abs(v[~big & ~np.isnan(v)]).max(initial=1.0), v)
-    cm = plt.get_cmap(cmap).with_extremes(bad='0.6')         # a missing value: grey, not invisible
+    v, cm, label = _colours(rules[color], cmap, color)
     ax = ax or plt.subplots(figsize=(5.5, 4), layout='constrained')[1]
     pts = ax.scatter(rules.support, rules.confidence, c=v, cmap=cm, s=14, alpha=0.8, edgecolors='none')
-    if len(rules): ax.figure.colorbar(pts, ax=ax, label=color + (' (infinite: at the end)' if big.any() else ''))
+    if len(rules): ax.figure.colorbar(pts, ax=ax, label=label)
     used = rules.attrs.get('thresholds') or {}               # what `mine` checked the rules against
     s = used.get('min_support') if min_support is None else min_support
     c = used.get('min_confidence') if min_confidence is None else min_confidence
@@ -82,8 +95,9 @@ def _group_name(sets, width: int = 2) -> str:
     return ', '.join(names[:width]) + (f' +{more} item{"s" * (more > 1)}' if more > 0 else '')
 
 def _short(text: str, width: int = 40) -> str:
-    "A label cut to `width` characters (an ellipsis ends a cut one): long item names would squeeze the picture away."
-    return text if len(text) <= width else text[:width - 1] + '…'
+    ("A label cut to `width` characters (an ellipsis ends a cut one): long item names would squeeze the picture away; "
+     "a `$` drawn as itself, not as the start of mathematics (`price=$10_$20`).")
+    return (text if len(text) <= width else text[:width - 1] + '…').replace('$', r'\$')
 
 # %% ../nbs/13_plots.ipynb #4ee1c402
 def matrix_cells(
@@ -99,9 +113,11 @@ def matrix_cells(
     n = cons.value_counts()
     kept = sorted(n.index, key=lambda c: (-n[c], c))[:consequents]
     r = rules[cons.isin(kept)].assign(consequent=cons, antecedent=rules.antecedents.map(lambda s: tuple(sorted(s))))
-    M = r.pivot_table(index='antecedent', columns='consequent', values='lift', aggfunc='max', fill_value=0)
-    g = _kmeans(M.to_numpy(float), groups, seed) if len(M) > groups else np.arange(len(M))
-    r['group'] = r.antecedent.map(dict(zip(M.index, g)))
+    P = r.pivot_table(index='antecedent', columns='consequent', values='lift', aggfunc='max', fill_value=0)
+    M = P.to_numpy(float)                                         # an infinite lift: grouped as very high; none: as 0
+    M = np.where(np.isnan(M), 0, np.where(np.isinf(M), 2 * np.abs(M[np.isfinite(M)]).max(initial=1.0), M))
+    g = _kmeans(M, groups, seed) if len(M) > groups else np.arange(len(M))
+    r['group'] = r.antecedent.map(dict(zip(P.index, g)))
     cells = r.groupby(['group', 'consequent']).agg(rules=('lift', 'size'), support=('support', 'median'),
                                                    lift=('lift', 'median')).reset_index()
     names = r.groupby('group').antecedent.agg(lambda a: _group_name(set(a)))
@@ -122,8 +138,9 @@ def grouped_matrix(
     cy = c.groupby('consequent').lift.median().sort_values(kind='stable')
     x, y = c.group.map({g: i for i, g in enumerate(gx.index)}), c.consequent.map({k: i for i, k in enumerate(cy.index)})
     ax = ax or plt.subplots(figsize=(3 + 0.42 * len(gx), 2.5 + 0.3 * len(cy)), layout='constrained')[1]
-    pts = ax.scatter(x, y, s=500 * c.support / max(c.support.max(), 1e-12), c=c.lift, cmap=cmap, edgecolors='0.3', lw=0.5)
-    if len(c): ax.figure.colorbar(pts, ax=ax, label='lift (median)', shrink=0.8)
+    v, cm, label = _colours(c.lift, cmap, 'lift (median)')
+    pts = ax.scatter(x, y, s=500 * c.support / max(c.support.max(), 1e-12), c=v, cmap=cm, edgecolors='0.3', lw=0.5)
+    if len(c): ax.figure.colorbar(pts, ax=ax, label=label, shrink=0.8)
     labels = c.drop_duplicates('group').set_index('group')
     ax.set_xticks(range(len(gx)), [_short(f'{labels.group_rules[g]} rules: {labels.name[g]}', 60) for g in gx.index],
                   rotation=90, fontsize=8)
@@ -163,13 +180,14 @@ def item_graph(
                                    ).reshape(-1, 2))
     ax = ax or plt.subplots(figsize=(6.5, 6), layout='constrained')[1]
     ax.add_collection(LineCollection([[at[i], p] for a, p in zip(r.antecedents, nodes) for i in a], colors='0.75', lw=0.8))
-    pts = ax.scatter(nodes[:, 0], nodes[:, 1], s=220 * r.support / max(r.support.max(), 1e-12), c=r.lift, cmap=cmap,
+    v, cm, label = _colours(r.lift, cmap, 'lift')
+    pts = ax.scatter(nodes[:, 0], nodes[:, 1], s=220 * r.support / max(r.support.max(), 1e-12), c=v, cmap=cm,
                      edgecolors='0.3', lw=0.5, zorder=3)
     for p, c in ((p, i) for p, cs in zip(nodes, r.consequents) for i in sorted(cs)):   # an arrow to each consequent item
         ax.annotate('', xy=at[c], xytext=p, arrowprops=dict(arrowstyle='->', color='0.35', lw=0.8, shrinkB=4))
     for i, (x, y) in at.items():
         ax.text(1.08 * x, 1.08 * y, _short(i), ha='left' if x > 0.01 else 'right' if x < -0.01 else 'center', va='center', fontsize=8)
-    if len(r): ax.figure.colorbar(pts, ax=ax, label='lift', shrink=0.5)
+    if len(r): ax.figure.colorbar(pts, ax=ax, label=label, shrink=0.5)
     ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f"the {len(r)} rules of {'least' if by == 'p_value' else 'highest'} {by}")
     ax.axis('off')
     return ax
