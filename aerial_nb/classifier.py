@@ -102,14 +102,18 @@ from fastcore.basics import patch
 
 @patch
 def _frame(self: RuleClassifier, X, y=None) -> tuple:
-    "(X as a DataFrame, y) checked as scikit-learn checks them; a DataFrame keeps its columns and their types."
+    ("(X as a DataFrame, y) checked as scikit-learn checks them; a DataFrame keeps its columns and their types. Columns "
+     "are read by name where `fit` saw names (scikit-learn refuses others), else by position, as scikit-learn reads them.")
     fitting = y is not None
     checked = validate_data(self, X, y, reset=fitting, dtype=None, ensure_all_finite='allow-nan') if fitting else \
         validate_data(self, X, reset=False, dtype=None, ensure_all_finite='allow-nan')
     Xc, y = checked if fitting else (checked, None)
-    if isinstance(X, pd.DataFrame): return X.reset_index(drop=True), y
-    names = [str(c) for c in getattr(self, 'feature_names_in_', [f'x{i}' for i in range(Xc.shape[1])])]
-    return pd.DataFrame(Xc, columns=names).infer_objects(), y
+    own = [str(c) for c in X.columns] if isinstance(X, pd.DataFrame) else [f'x{i}' for i in range(Xc.shape[1])]
+    if fitting: self.columns_ = own                       # the names the rules give the columns
+    names = getattr(self, 'columns_', own)
+    if not isinstance(X, pd.DataFrame): return pd.DataFrame(Xc, columns=names).infer_objects(), y
+    X = X.reset_index(drop=True)
+    return (X if fitting or hasattr(self, 'feature_names_in_') else X.set_axis(names, axis=1)), y
 
 # %% ../nbs/14_classifier.ipynb #77de94a5
 MIN_BIN_ROWS = 30   # a number's bins hold at least this many training rows: fewer leave no rule on them significant
