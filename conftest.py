@@ -10,8 +10,10 @@ cores divided among the workers as their BLAS/OpenMP threads (unless the environ
 running PyTorch and NumPy on every core would oversubscribe the machine and slow every test down.
 Each kernel gets a temporary folder of its own as `TMPDIR`: a notebook that leaves a file there (or a process it
 started does) fails, so that running the tests never fills the machine's temporary folder.
+Files run longest first, by the seconds each took when last measured (`tests/durations.json`, written by a run with
+`--store-durations`, quick and `--flags slow` apart), so that under `-n 2` the two longest go to different workers.
 """
-import os, re, shutil, sys, tempfile
+import json, os, re, shutil, sys, tempfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,8 @@ CACHES = ('torchinductor_', 'dask-scratch-space')   # libraries' own (PyTorch's 
 def pytest_addoption(parser):
     parser.addoption('--flags', default=os.environ.get('AERIAL_NB_TEST_FLAGS', ''),
                      help='space separated test flags whose cells run too (e.g. "slow")')
+    parser.addoption('--store-durations', action='store_true',
+                     help=f'record how long each file took in {DURATIONS.relative_to(ROOT)} (the order files run in)')
 
 
 def pytest_configure(config):
@@ -71,23 +75,48 @@ def _runs(cell, skip: set) -> bool:
     return d.get('eval:', [''])[0].lower() != 'false' and not skip & d.keys()
 
 
-def _cost(path: Path, skip: set, forced: set) -> int:
-    "A rough running time: the code cells that run, a cell of a forced test flag (paper-scale work) counting as 50."
+DURATIONS = ROOT/'tests'/'durations.json'   # seconds each file took, quick and with the slow cells (`--store-durations`)
+CELL_S, FLAGGED_S, MODULE_S = 0.3, 25, 40     # a file not measured yet: its cells, a flagged cell's paper-scale work, a module
+
+
+def _mode(forced: set) -> str: return 'slow' if forced else 'quick'
+
+
+def _estimate(path: Path, skip: set, forced: set) -> float:
+    "Seconds a notebook not measured yet may take: its code cells that run, a cell of a forced test flag as `FLAGGED_S`."
     import nbformat
     cells = [c for c in nbformat.read(path, as_version=4).cells if _runs(c, skip)]
-    return sum(50 if _directives(c).keys() & forced else 1 for c in cells)
-
-
-MODULE_COST = 100   # a test module's running time in `_cost`'s units (its subprocess tests: about a long chapter's)
+    return sum(FLAGGED_S if _directives(c).keys() & forced else CELL_S for c in cells)
 
 
 def pytest_collection_modifyitems(config, items):
-    ("Files longest first (a test module counting as `MODULE_COST`): under `-n 2` each worker starts on one of the "
-     "longest, and the short ones fill in at the end. (A worker always holds the file after the one it runs: were "
-     "the two longest handed out first to one worker, as when the test modules came first, they would run one "
-     "after the other.)")
+    ("Files longest first, by the seconds each took when last measured (`DURATIONS`; else an estimate): under `-n 2` "
+     "each worker starts on one of the longest, and the short ones fill in at the end. (A worker always holds the file "
+     "after the one it runs: were the two longest handed out first to one worker, they would run one after the other.)")
     skip, forced = _flags(config)
-    items.sort(key=lambda i: _cost(i.path, skip, forced) if isinstance(i, NotebookItem) else MODULE_COST, reverse=True)
+    known = json.loads(DURATIONS.read_text()).get(_mode(forced), {}) if DURATIONS.exists() else {}
+    def seconds(item) -> float:
+        name = item.path.relative_to(ROOT).as_posix()
+        if name in known: return known[name]
+        return _estimate(item.path, skip, forced) if isinstance(item, NotebookItem) else MODULE_S
+    cost = {}
+    for i in items: cost.setdefault(i.path, seconds(i))
+    items.sort(key=lambda i: (cost[i.path], str(i.path)), reverse=True)        # a module's tests stay together
+
+
+_TIMES = {}   # file -> seconds its tests took in this run (setup, call and teardown)
+
+def pytest_runtest_logreport(report):
+    _TIMES[report.nodeid.split('::')[0]] = _TIMES.get(report.nodeid.split('::')[0], 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    "With `--store-durations`, after a run that passed: each file's seconds into `DURATIONS`, for the next run's order."
+    config = session.config
+    if not config.getoption('--store-durations') or hasattr(config, 'workerinput') or exitstatus != 0: return
+    data = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    data[_mode(_flags(config)[1])] = {k: round(v, 1) for k, v in sorted(_TIMES.items())}
+    DURATIONS.write_text(json.dumps(data, indent=1) + '\n')
 
 
 @pytest.hookimpl(optionalhook=True)
