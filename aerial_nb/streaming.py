@@ -656,6 +656,8 @@ def read_baskets(
     "Baskets from a file of one transaction per line, the way arules' `read.transactions(format='basket')` reads them."
     name = str(path)
     if not isinstance(sep, str) or not sep: raise ValueError(f'sep must be a non-empty text, got {sep!r}')
+    if (name == 'demo' or name.startswith('uci:')) and not Path(name).exists():      # a built-in table, not a file of baskets
+        raise ValueError(f'{name} is a built-in table of columns, not a file of one basket per line')
     path, keep = _readable(path, name)                              # a pipe or a device: read once, into a file
     try:
         kind, _ = _head(path, name)
