@@ -1107,10 +1107,10 @@ def _check_arguments(**given):
             check_encoder_options(**v)
     if given.get('target') is not None and (given.get('antecedents') is not None or given.get('consequents') is not None):
         raise ValueError('target already fixes antecedents and consequents; give it alone')
-    dropped = [given['drop']] if isinstance(given.get('drop'), str) else list(given.get('drop') or [])
-    for k in ('target', 'antecedents', 'consequents', 'items'):
-        names = [given[k]] if isinstance(given.get(k), str) else list(given.get(k) or [])
-        both = [n for n in names if any(n == d or n.startswith(f'{d}=') for d in dropped)]
+    dropped = [str(d) for d in check_names(given.get('drop'), 'drop') or []]
+    for k in ('target', 'antecedents', 'consequents', 'items'):              # a name, or an item `f=v` or (f, v)
+        named = lambda n: str(n[0]) if isinstance(n, tuple) else str(n)
+        both = [n for n in check_names(given.get(k), k) or [] if any(named(n) == d or named(n).startswith(f'{d}=') for d in dropped)]
         if both: raise ValueError(f'{k} names {both[0]!r}, which drop removes from the table: keep it, or ask about another')
     if given.get('by', 'confidence') != 'confidence' and given.get('top_k') is None:
         raise ValueError(f"by={given['by']!r} ranks the rules that top_k keeps: give top_k too (without it every rule is kept)")
