@@ -21,7 +21,7 @@ from fastcore.docments import docments
 
 from . import forward
 from .datasets import UCI_DATASETS
-from .encoding import fitted_encoder
+from .encoding import EncodingWarning, fitted_encoder
 from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, check_training
 from .persist import InputError, Outputs, check_writable
@@ -372,10 +372,10 @@ def _run(ap: argparse.ArgumentParser, args, argv: list) -> int:
             raise InputError(f'{a.option_strings[-1]} needs a value, got --')
     _check_folders(args, ap)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always', MiningWarning)
+        for own in (MiningWarning, EncodingWarning): warnings.simplefilter('always', own)
         out = args.run(args)
     for w in caught:                                  # the run's own warnings: one line each, on stderr
-        if issubclass(w.category, MiningWarning):
+        if issubclass(w.category, (MiningWarning, EncodingWarning)):
             print(f'aerial-nb {args.command}: warning: {_as_option(str(w.message), args, _dests(ap, args.command))}',
                   file=sys.stderr)
         else: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

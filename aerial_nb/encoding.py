@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import datetime, difflib, inspect, re
+import datetime, difflib, inspect, re, warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -19,8 +19,9 @@ from . import forward
 # %% auto #0
 __all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'EXACT', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
            'OFF', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
-           'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'column_fits', 'fitted_encoder', 'check_encoder_options',
-           'fit_batches', 'encode', 'is_transactions', 'zero_one', 'present_items', 'transactions']
+           'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'column_fits', 'fitted_encoder',
+           'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'zero_one', 'present_items',
+           'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -425,6 +426,20 @@ def _numbers_hint(name, v) -> str:
     return ''
 
 
+# %% ../nbs/02_encoding.ipynb #587045ca
+class EncodingWarning(UserWarning):
+    "A column encoded as asked, but in a way that may not serve: dates or durations taken as many categories."
+
+def _thin_times(c: ColumnFit, o: dict, distinct: int):
+    ("Warn where a column of dates or durations becomes more categories than a number column would keep unbinned "
+     "(`max_distinct`): each value an item of its own, too thin for most rules (bin it as numbers, or name it categorical).")
+    if c.name in o['categorical'] or distinct <= o['max_distinct']: return
+    if not isinstance(c.first, (datetime.date, np.datetime64, datetime.timedelta, np.timedelta64)): return
+    kind = 'durations' if isinstance(c.first, (datetime.timedelta, np.timedelta64)) else 'dates'
+    warnings.warn(f'column {c.name!r} holds {distinct} distinct {kind}, each taken as a category of its own: '
+                  f'{_numbers_hint(c.name, c.first)}, drop it, or name it categorical to keep the categories',
+                  EncodingWarning, stacklevel=2)
+
 # %% ../nbs/02_encoding.ipynb #908bdf74
 def _fit_column(c: ColumnFit, o: dict) -> tuple:
     ("The labels of one column and its bin edges (None for a categorical column), from what `c` gathered under "
@@ -472,6 +487,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it' + (f' ({hint})' if hint else ''))
         e, labels = None, _value_codes(distinct.rename(name))[1]
+        _thin_times(c, o, len(distinct))
     missing = o['missing'] == 'item' or o['paper']
     return labels + [MISSING] * (missing and c.present < c.rows), e
 
