@@ -15,7 +15,7 @@ from distributed import Client, as_completed
 
 from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
 from .bitsets import BitTable, code_bits
-from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, mark_missing, dictionary_schema, parquet_files, parquet_schema,
+from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, floor_bins, mark_missing, dictionary_schema, parquet_files, parquet_schema,
                                  parquet_format, peak_memory_mb, training_rows)
 
 # %% auto #0
@@ -308,5 +308,6 @@ def scan_cluster(
     out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9),
                      missing=dict(table.missing), peak_memory_mb=peak_memory_mb(), partitions=len(table.parts),
                      workers=len(client.scheduler_info()['workers']),
-                     worker_peak_memory_mb=max(client.run(peak_memory_mb).values()))
+                     worker_peak_memory_mb=max(client.run(peak_memory_mb).values()),
+                     floor_bins=floor_bins(enc, **encoder_options))
     return out

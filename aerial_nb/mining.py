@@ -797,6 +797,7 @@ def diagnose(
     enc: Encoder,        # its encoder
     budget: float = EXACT_BUDGET, # near misses are counted when one-item rules cost at most this (twice over)
     missed: tuple = None,  # (one-item rules the model missed, of how many, one of them) from `missed_rules`
+    floor_bins: list = None, # the number columns the floor binned ('auto' bins; None: every binned column)
 ) -> tuple:              # (the diagnosis text or None, the warning class to raise or None)
     ("Why a result is empty, or thin (the model missed one-item rules), decided on exact counts where they are "
      "affordable; None when there is nothing to say.")
@@ -826,8 +827,9 @@ def diagnose(
                 f"{r['rule']} (support {r['support']:.3f}, confidence {r['confidence']:.3f}, lift {r['lift']:.3f}, "
                 f"p {r['p_value']:.2g}" + ('; ' + ', '.join(f'{k}={v}' for k, v in r['would_pass'].items())
                                          + ' would return it)' if r['would_pass'] else ')') for r in near)
-            if enc.edges and any('floor' in r['would_pass'] for r in near):     # the floor also sets the bins
-                text += (f"; a lower floor also cuts the number columns {sorted(enc.edges)} into finer bins, and a rule "
+            moved = sorted(enc.edges) if floor_bins is None else sorted(floor_bins)
+            if moved and any('floor' in r['would_pass'] for r in near):       # the floor also sets 'auto' bins
+                text += (f"; a lower floor also cuts the number columns {moved} into finer bins, and a rule "
                          "may not pass then: keep these bins too (encoder_options={'edges': ...}, the encoder's edges)")
         else: text += (('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
                         '; no item allowed in an antecedent raises an allowed consequent')
@@ -1235,7 +1237,7 @@ def fit_rules(
         model, removed, near = trainer.model, dict(checks.removed), _near_constant(checks, enc)
         missed = (missed_rules(checks, enc, result[0]) if paths[0].path != 'exact'
                   and len(checks.fo) ** 2 * checks.n <= 2 * budget else None)
-        diag, kind = diagnose(sum(map(len, result)), paths, checks, enc, budget, missed)
+        diag, kind = diagnose(sum(map(len, result)), paths, checks, enc, budget, missed, facts.get('floor_bins'))
         if kind: warnings.warn(diag, kind, stacklevel=2)
         rules = _rules(result, enc, max_antecedents, checks, trainer,
                        dict(method=method, diagnosis=diag, thresholds=dict(checks.th)))

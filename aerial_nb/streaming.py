@@ -22,8 +22,8 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
            'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
-           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'scan_table',
-           'describe', 'describe_text', 'read_table', 'read_baskets']
+           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'floor_bins',
+           'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -574,6 +574,12 @@ def scan(
     return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
                 dict(rows=start, training_rows=sum(map(len, sample))))
 
+# %% ../nbs/04_streaming.ipynb #94a1c1b8
+def floor_bins(enc: Encoder, bins='auto', edges: dict = None, paper: bool = False, **_) -> list:
+    "The number columns of `enc` whose bins the antecedent floor placed (`bins='auto'`), not given edges or a number of bins."
+    given = {str(k) for k in edges or {}}
+    return [] if paper or not (isinstance(bins, str) and bins == 'auto') else [c for c in enc.edges if c not in given]
+
 # %% ../nbs/04_streaming.ipynb #3930ffe5
 def scan_table(
     spec,                           # as for `open_table`
@@ -598,7 +604,7 @@ def scan_table(
     out = scan(source, enc, sample_rows, seed, progress, rows)
     t2 = time.perf_counter()
     out.stats.update(passes=2, fit_s=t1 - t0, scan_s=t2 - t1, rows_per_s=2 * out.n_rows / max(t2 - t0, 1e-9),
-                     missing=dict(source.missing), peak_memory_mb=peak_memory_mb())
+                     missing=dict(source.missing), peak_memory_mb=peak_memory_mb(), floor_bins=floor_bins(enc, **encoder_options))
     return out
 
 # %% ../nbs/04_streaming.ipynb #66187a6a
