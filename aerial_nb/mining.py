@@ -323,8 +323,7 @@ def coraised(
     raised_items: np.ndarray,# (q, 2) (item, consequent) pairs: each single item's raised consequents
     grow: np.ndarray,        # (D,) bool: items that may extend an antecedent
     budget: float,           # the most a length may cost (multiply-adds): the wider pruning takes `REACH` of them at most
-) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) the consequents raised,
-                             #  whether only the extensions whose parts raise a common consequent were taken)
+) -> tuple:                  # ((m', L+1) extensions holding the floor, their rows, (c,) consequents raised, whether only parts raising a common one were taken)
     ("The extensions A + j of `sets` where A or j raises a consequent (where those are too many to list: where A "
      "and j raise a common one), that hold in at least the floor of the rows; and the consequents they raise: the "
      "antecedents and consequents worth counting when there are too many to count them all.")
@@ -491,8 +490,7 @@ def model_level(
     memory_mb: float = 256,  # working-memory bound of one chunk of test vectors
     keep=None,               # applied to each chunk's rules as they are counted (`Checks.keep`): only what it keeps is held
     grow_margin: float = None, # the width of the gate on extensions (`Calibration.growth`; default `margin`)
-) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted,
-                             #  extensions counted)
+) -> tuple:                  # (rules past the thresholds, extensions holding the floor, their rows, candidates counted, extensions counted)
     ("The rules the model proposes for the antecedents `sets`: consequents whose output comes within `margin` of what "
      "the thresholds ask, counted exactly; and the extensions it estimates frequent, counted exactly.")
     from aerial_nb.extraction import outputs
@@ -1342,8 +1340,7 @@ def _all_cut(summary: Summary, found: int, cuts: list):
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
 def mine(
-    data,                         # a DataFrame; baskets, a boolean frame or a sparse matrix (`transactions`); a CSV or Parquet
-                                  # file, a folder of Parquet files or a glob; `uci:NAME`; `demo`
+    data,                         # a DataFrame, baskets or a sparse matrix (`transactions`), a CSV or Parquet file, folder or glob, `uci:NAME`, `demo`
     max_antecedents: int = None,  # the longest antecedent, the paper's a (default 2; 1 on a table of two features)
     method: str = 'auto',         # 'auto' (exact where affordable, the model's proposals elsewhere), 'exact' or 'model'
     target=None,                  # class column(s): classification rules
@@ -1357,8 +1354,7 @@ def mine(
     tau_a: float = None,          # paper: antecedent similarity threshold (default `TAU_A`, 0.5)
     tau_c: float = None,          # paper: consequent similarity threshold (default `TAU_C`, 0.8)
     drop: list = None,            # columns to leave out
-    presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values (True, or the option alone: every 0/1 column)
-                                  # (True: every 0/1 column; of a file, by its first rows)
+    presence=None,                # 0/1 columns read as present (`col=1`) or absent (no item), not as two values (True, or the option alone: every 0/1 column, of a file by its first rows)
     encoder_options: dict = None, # `Encoder.fit`'s options: bins, categorical, numeric, missing, max_categories, ...
     sample_rows: int = SAMPLE_ROWS, # training rows at most (a larger table trains on a random sample of this many)
     seed: int = 0,                # seeds the training sample and training (same seed, same rules)
@@ -1374,8 +1370,7 @@ def mine(
     steps: int = None,            # training: gradient steps (default: until the model has learned the table)
     batch_size: int = None,       # training: rows per gradient step (default 128; paper: chosen from the table's size)
     models: int = None,           # training: this many models (seeds seed, seed+1, ...), their outputs averaged (default 1)
-    **kwargs,                     # the checks' thresholds (min_confidence, min_lift, min_support, floor, alpha,
-                                  # productive, margin, near_constant) and more of `train`'s options (lr, hidden, ...)
+    **kwargs,                     # more of `train`'s options (lr, hidden, ...)
 ) -> pd.DataFrame:                # rules with exact metrics, p-values and marks; `attrs`: summary, thresholds, encoder, model
     "Read `data` (in batches) and return the rules that pass every check, scored exactly on every row (see the text)."
     t0 = time.perf_counter()
@@ -1425,6 +1420,9 @@ def mine(
     out.attrs['model'], out.attrs['encoder'] = model, s.encoder
     out.attrs['thresholds'] = summary.thresholds
     return out
+
+mine.__delwrap__ = check_thresholds   # its thresholds' comments (`delegates` with keep=True names none)
+
 
 # %% ../nbs/08_mining.ipynb #7f90ba6d
 WIDE_GATE = 0.9   # a model length that counted this share of its pairs says so: the model narrowed nothing

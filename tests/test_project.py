@@ -237,3 +237,23 @@ def test_readme_imports_from_the_face():
     "The README's examples import what they use from the package's face (`from aerial_nb import ...`), never from a module."
     code = '\n'.join(re.findall(r'```python\n(.*?)```', (ROOT/'README.md').read_text(encoding='utf-8'), re.S))
     assert 'from aerial_nb import' in code and re.findall(r'^\s*(?:from|import) aerial_nb\.\S+', code, re.M) == []
+
+
+def test_signature_comments_reach_the_docs():
+    ("A parameter's comment is the one on its line (fastcore's `docments`, which the docs and the command line's help "
+     "read): a comment alone on a line of a signature is lost, so none is written; `mine`'s thresholds are documented.")
+    import ast
+    lost = []
+    for p in _modules():
+        lines = p.read_text(encoding='utf-8').splitlines()
+        for f in ast.walk(ast.parse('\n'.join(lines))):
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and not f.name.startswith('_'):
+                lost += [f'{p.name}:{i + 1} ({f.name})' for i in range(f.lineno, f.body[0].lineno - 1)
+                         if lines[i].lstrip().startswith('#')]
+    assert lost == []
+    from fastcore.docments import docments
+    from aerial_nb import mine
+    from aerial_nb.quality import check_thresholds
+    d, th = docments(mine), docments(check_thresholds)
+    assert [k for k in d if k not in ('kwargs', 'return') and not d[k]] == []
+    assert all(d[k] == th[k] for k in th if k != 'return')
