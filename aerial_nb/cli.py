@@ -25,7 +25,7 @@ from .encoding import EncodingWarning, fitted_encoder
 from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, check_training
 from .persist import InputError, Outputs, check_writable
-from .mining import METHODS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
+from .mining import METHODS, RULE_CHECKS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
 # %% auto #0
 __all__ = ['TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options', 'typed',
@@ -168,21 +168,18 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
+    words = []                                                 # the command line parsed (`main`'s argv)
     def error(self, message):                                  # `--min_confidence`: a library name, spelled with dashes here
         typed = re.findall(r'--\w*_[\w]*', message) if message.startswith('unrecognized arguments') else []
         hint = f" (did you mean {typed[0].replace('_', '-')}?)" if typed else ''
+        many = {o for a in self._actions if a.nargs in ('*', '+') for o in a.option_strings}   # options of several values
+        seen = [w for w in self.words if w in many or w == 'demo' or w.startswith('uci:') or os.path.exists(w)]
+        if message.startswith('the following arguments are required') and seen[-2:-1] and seen[-2] in many and seen[-1] not in many:
+            hint = f' ({seen[-2]} took {seen[-1]!r} as one of its values: give {seen[-1]!r} before {seen[-2]})'
         self.exit(2, f'{self.prog}: error: {message}{hint} (see {self.prog} --help)\n')
 
 # %% ../nbs/12_cli.ipynb #aafc0236
-_MINE_HELP = ("Mine association rules. Every rule returned passes these checks on exact counts: verified (confidence at "
-              "least --min-confidence, support at least --min-support when given); informative (lift at least "
-              "--min-lift); frequent (its antecedent in at least --floor of the rows, a single item at most half its feature's share); significant (Fisher's exact test "
-              "against independence, corrected for the whole search space: family-wise error rate --alpha); productive "
-              "(every antecedent item raises the consequent, at level --productive); better than its parents (by "
-              "--margin of confidence). Each antecedent length is counted exactly where that costs at most --budget "
-              "multiply-adds, and mined from the model's proposals where not (--method forces one path); the summary "
-              "says which ran and why. --paper runs the paper's Aerial+ instead, with thresholds on the model's "
-              "outputs (--tau-a, --tau-c).")
+_MINE_HELP = 'Mine association rules. ' + re.sub(r'`(\w+)`', lambda m: '--' + m[1].replace('_', '-'), RULE_CHECKS)
 
 # %% ../nbs/12_cli.ipynb #af49b29a
 def build_parser(
@@ -410,7 +407,7 @@ def main(
     _INTERRUPTED.clear()
     try:
         with contextlib.redirect_stdout(buffer):          # the report goes out whole, once the run has succeeded
-            ap = build_parser(commands)
+            ap, _Parser.words = build_parser(commands), sys.argv[1:] if argv is None else list(argv)
             try:
                 args, extra = ap.parse_known_args(argv)          # an unknown option: said by its command's parser
                 if extra: _subparser(ap, args.command).error(f"unrecognized arguments: {' '.join(extra)}")

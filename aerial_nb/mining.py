@@ -31,11 +31,11 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
            'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
            'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'PRUNINGS', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
-           'MEASURES', 'SHORT_STEPS', 'FALLING', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis', 'pair_counts',
-           'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path', 'LengthReport',
-           'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary', 'near_misses',
-           'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'binned_joins', 'raw_functional',
-           'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
+           'MEASURES', 'SHORT_STEPS', 'FALLING', 'RULE_CHECKS', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis',
+           'pair_counts', 'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path',
+           'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary',
+           'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'binned_joins',
+           'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
            'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
@@ -1337,6 +1337,17 @@ def _all_cut(summary: Summary, found: int, cuts: list):
     summary.diagnosis = f"{found} rules passed every check, and {said} left out every one ({keep} keeps them, marked)"
     warnings.warn(summary.diagnosis, NoRulesWarning, stacklevel=3)
 
+# %% ../nbs/08_mining.ipynb #72c3f888
+RULE_CHECKS = ("Every rule returned passes these checks on exact counts: verified (confidence at least `min_confidence`, "
+               "support at least `min_support` when given); informative (lift at least `min_lift`); frequent (its "
+               "antecedent in at least `floor` of the rows, a single item at most half its feature's share); significant "
+               "(Fisher's exact test against independence, corrected for the whole search space: family-wise error rate "
+               "`alpha`); productive (every antecedent item raises the consequent, at level `productive`); better than its "
+               "parents (by `margin` of confidence). Each antecedent length is counted exactly where that costs at most "
+               "`budget` multiply-adds, and mined from the model's proposals where not (`method` forces one path); the "
+               "summary says which ran and why. `paper` runs the paper's Aerial+ instead, with thresholds on the model's "
+               "outputs (`tau_a`, `tau_c`).")   # in `mine`'s docstring, and the command line's help in its options
+
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
 def mine(
@@ -1422,6 +1433,7 @@ def mine(
     return out
 
 mine.__delwrap__ = check_thresholds   # its thresholds' comments (`delegates` with keep=True names none)
+mine.__doc__ += ' ' + RULE_CHECKS     # what `help(mine)` tells
 
 
 # %% ../nbs/08_mining.ipynb #7f90ba6d
