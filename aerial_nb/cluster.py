@@ -134,7 +134,7 @@ def merge_fit(
     out = copy.copy(a)
     out.rows, out.present = a.rows + b.rows, a.present + b.present
     for k in ('typed', 'text', 'numbers', 'unique', 'integral'): setattr(out, k, getattr(a, k) and getattr(b, k))
-    out.lo, out.hi = min(a.lo, b.lo), max(a.hi, b.hi)
+    out.lo, out.hi, out.infinite = min(a.lo, b.lo), max(a.hi, b.hi), a.infinite | b.infinite
     if a.occupied is not None: out.occupied, out.outside = a.occupied | b.occupied, a.outside or b.outside
     out.many = a.many or b.many
     if not out.many:

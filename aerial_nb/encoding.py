@@ -160,7 +160,8 @@ def bin_labels(
     values=None,             # the column's values, to name a bin that holds one value by that value
     integral: bool = False,  # the column holds whole numbers: name bins as whole-number ranges `[a, b]`
 ) -> list[str]:              # one label per bin
-    "Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value."
+    ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
+     "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
     labels = _interval_labels(edges, exact=True)
     if integral:
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
@@ -168,11 +169,15 @@ def bin_labels(
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
                   for a, b in zip(np.where(np.isfinite(edges[:-1]), lo, -np.inf), hi)]
     if values is not None:
-        v = np.unique(np.asarray(values, float)[np.isfinite(np.asarray(values, float))])
+        a = np.asarray(values, float)
+        low, high, v = bool((a == -np.inf).any()), bool((a == np.inf).any()), np.unique(a[np.isfinite(a)])
         k = np.searchsorted(edges, v, side='left') - 1
         first, count = np.unique(k, return_index=True, return_counts=True)[1:]
         for b, i, c in zip(np.unique(k), first, count):
-            if c == 1 and 0 <= b < len(labels): labels[b] = _label(v[i])
+            if c == 1 and 0 <= b < len(labels) and not (b == 0 and low) and not (b == len(labels) - 1 and high):
+                labels[b] = _label(v[i])
+        if low and labels[0].startswith('(-inf'): labels[0] = '[' + labels[0][1:]
+        if high and labels[-1].endswith('inf)'): labels[-1] = labels[-1][:-1] + ']'
     return labels
 
 # %% ../nbs/02_encoding.ipynb #02e2237f
@@ -341,6 +346,7 @@ class ColumnFit:
         self.lo, self.hi, self.stride, self.sample = np.inf, -np.inf, 1, []
         self.occupied = np.zeros(max(len(edges) - 1, 0), bool) if edges is not None else None
         self.outside, self.coded, self.strays, self.first = False, False, [], None   # first: a value, for messages
+        self.infinite = np.zeros(2, bool)                                            # -inf, inf: seen in any row
 
     def add(self,
         s: pd.Series,   # the column's values in one batch
@@ -360,6 +366,7 @@ class ColumnFit:
         if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
             u = pd.Series(pd.unique(v), dtype=object)
             f = pd.to_numeric(u, errors='coerce')
+            self.infinite |= np.isin([-np.inf, np.inf], f.to_numpy(float))
             self.coded |= codes_like(u)                                                     # 007: a code, not 7
             seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
             new = [t for t in u[f.isna()] if t not in seen][:STRAYS + 1 - len(self.strays)]
@@ -368,7 +375,7 @@ class ColumnFit:
             self.integral &= _whole(f.to_numpy(float))
             self.unique &= len(u) == len(v)                                                 # (within a batch)
         if self.typed:
-            f = v.to_numpy(float); f = f[np.isfinite(f)]
+            f = v.to_numpy(float); self.infinite |= np.isin([-np.inf, np.inf], f); f = f[np.isfinite(f)]
             if len(f): self.lo, self.hi = min(self.lo, f.min()), max(self.hi, f.max())
             self.unique &= pd.api.types.is_integer_dtype(s) and v.is_unique
             self.integral &= _whole(f)
@@ -462,12 +469,13 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         values = pd.to_numeric(values); f = values.to_numpy(float); f = f[np.isfinite(f)]
         c.lo, c.hi = (f.min(), f.max()) if len(f) else (np.inf, -np.inf)
         return values
+    with_inf = lambda v: np.r_[np.asarray(v, float), np.array([-np.inf, np.inf])[c.infinite]]   # every row's, not the sample's
     codes_like = c.integral and not o['paper']
     few = len(distinct) <= (o['max_codes'] if codes_like else o['max_distinct'])
     if c.edges is not None:
         e = np.asarray(c.edges, float)
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
-        labels = bin_labels(e, None if o['paper'] else sampled(), codes_like)
+        labels = bin_labels(e, None if o['paper'] else with_inf(sampled()), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
         if ((c.typed or c.integral) and c.unique and (c.values().is_unique if c.many else len(distinct) == c.present)
                 and c.rows > o['max_categories']
@@ -479,7 +487,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
         if codes_like: e = np.unique(np.floor(e))              # whole numbers: a cut between two would leave a bin empty
         if not o['paper']: e = short_cuts(e, values)                          # short edges, each bin's rows unchanged
-        labels = _interval_labels(e) if o['paper'] else bin_labels(e, values, codes_like)
+        labels = _interval_labels(e) if o['paper'] else bin_labels(e, with_inf(values), codes_like)
     else:
         if c.many or len(distinct) > o['max_categories']:
             hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first)
@@ -572,8 +580,8 @@ def fitted_encoder(
     check_encoder_options(bins=bins, binning=binning, floor=floor, categorical=categorical, numeric=numeric,
                           max_distinct=max_distinct, max_codes=max_codes, max_categories=max_categories, missing=missing,
                           drop_constant=drop_constant, paper=paper, numbers=numbers)
-    o = dict(bins=bins, binning=binning, floor=floor, categorical=set(categorical or ()),
-             numeric=set(numeric or ()), max_distinct=max_distinct, max_codes=max_codes, max_categories=max_categories,
+    o = dict(bins=bins, binning=binning, floor=floor, categorical=set(map(str, categorical or ())),   # names as the fits': text
+             numeric=set(map(str, numeric or ())), max_distinct=max_distinct, max_codes=max_codes, max_categories=max_categories,
              missing=missing, paper=paper, numbers=numbers)
     feats, cats, kept_edges, problems = [], [], {}, []
     for c in fits.values():
