@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_persist.ipynb #8b6aec27
 from __future__ import annotations
-import errno, fnmatch, hashlib, json, os, re, shutil, stat, sys, tempfile, warnings
+import csv, errno, fnmatch, hashlib, io, json, os, re, shutil, stat, sys, tempfile, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -326,15 +326,40 @@ def check_out(
     path,                  # where a result is to be written
     option: str = '--out', # the option's name, for the error message
     data: str = None,      # the input table (a file, a folder of Parquet files or a glob), which must stay as it is
+    columns: list = None,  # the columns of the table to be written: a file of the same columns may be replaced too
 ) -> Path:
-    "Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input."
+    ("Refuse an output path that is not .csv/.json/.parquet, is a folder, cannot be written, or is part of the input; "
+     "and a file there that is not a table of rules or itemsets (nor of `columns`): nothing is replaced that is not ours.")
     path = _path(path, option)
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
     if path.suffix.lower() not in FRAMES:
         raise InputError(f'{option} must end in .csv, .json or .parquet, got {path.name}')
     if data: _spares_input(path, str(data), option)
+    if path.is_file() and path.stat().st_size:
+        head = _header(path)
+        ours = head is not None and (head == [] or head[0] in SET_COLUMNS or 'itemsets' in head   # JSON: its first key
+                                     or (columns is not None and head[:1] == [str(c) for c in columns][:1]))
+        if not ours:
+            held = 'cannot be read as a table' if head is None else f"holds a table of other columns ({', '.join(head[:5])})"
+            raise InputError(f'{option} {path} exists and {held}, not rules or itemsets; give another name, or move it first')
     check_writable(path.absolute().parent, option)
     return path
+
+# %% ../nbs/11_persist.ipynb #e7cd5e5f
+def _header(path: Path) -> list | None:
+    ("The column names of the table in an existing .csv, .json (records, its first) or .parquet file, read without "
+     "reading the table ([] for no records); None where it is no such table.")
+    try:
+        kind = path.suffix.lower()
+        if kind == '.parquet':
+            import pyarrow.parquet as pq
+            return list(pq.read_schema(path).names)
+        with open(path, encoding='utf-8', newline='') as f: text = f.read(1 << 16)
+        if kind == '.csv': return next(csv.reader(io.StringIO(text)), None)
+        if re.fullmatch(r'\s*\[\s*\]\s*', text): return []
+        first = re.match(r'\s*\[\s*\{\s*("(?:[^"\\]|\\.)*")', text)                  # our JSON: records, one per row
+        return [json.loads(first[1])] if first else None
+    except (OSError, UnicodeDecodeError, csv.Error, ValueError): return None    # pyarrow's errors are ValueErrors
 
 # %% ../nbs/11_persist.ipynb #042a0c1c
 def _spares_input(path: Path, data: str, option: str):
@@ -402,7 +427,7 @@ def write_frame(
 ) -> Path:
     "Write `df` to `path` (.csv, .json or .parquet) via a temporary file and a rename; item sets become lists."
     if not isinstance(df, pd.DataFrame): raise TypeError(f'df must be a pandas DataFrame, got {df!r}'[:200])
-    path = check_out(path, 'path')
+    path = check_out(path, 'path', columns=list(df.columns))
     return _put(stage_frame(df, path), path)
 
 def write_text(
