@@ -434,6 +434,8 @@ def train(
     o = check_training(models=models, seed=seed, layers=layers, epochs=epochs, batch_size=batch_size, steps=steps, lr=lr,
                        weight_decay=weight_decay, noise=noise, observe=observe, hidden=hidden, device=device)
     lr, weight_decay, noise = o['lr'], o['weight_decay'], o['noise']
+    models, seed, layers, epochs, batch_size, steps, observe, hidden = (  # NumPy's integers as Python's (torch, JSON)
+        o[k] for k in ('models', 'seed', 'layers', 'epochs', 'batch_size', 'steps', 'observe', 'hidden'))
     check_flag(progress, 'progress'); check_flag(paper, 'paper')
     if until is not None and not callable(until): raise TypeError(f'until must be a function of the model, got {until!r}')
     device = usable_device(device)

@@ -1063,13 +1063,13 @@ def _split(options: dict, paper: bool) -> tuple:
     near = difflib.get_close_matches(unknown[0], [*inspect.signature(check_thresholds).parameters, *TRAIN_OPTIONS], n=1) if unknown else []
     if unknown: raise TypeError(f'unknown option(s) {unknown}: not an option of mine, fit_rules or train'
                                 + (f'; did you mean {near[0]}?' if near else ''))
-    check_thresholds(**th)
+    checked = check_thresholds(**th)                                # NumPy's numbers as Python's (JSON)
     other = [f'{k}={th[k]!r}' for k in th if k not in PAPER_FILTERS]
     if paper and other:
         raise ValueError(f"{', '.join(other)}: {'a check' if len(other) == 1 else 'checks'} of the default mode, which the "
                          "paper's method (paper=True) does not run; it applies min_confidence, min_lift and min_support, "
                          'given explicitly, as exact filters')
-    return th, check_training(**tr)
+    return {k: checked[k] for k in th}, check_training(**tr)
 
 # %% ../nbs/08_mining.ipynb #952ef579
 MEASURES = [*METRICS, 'p_value', 'ante_prob', 'cons_prob']   # the measures of a rule table, which `by` may name
@@ -1214,7 +1214,7 @@ def fit_rules(
     "Mine the rules of a table read for mining, every row counted: the default mode, or the paper's with `paper=True`."
     _check_arguments(max_antecedents=max_antecedents, method=method, target=target, antecedents=antecedents,
                      consequents=consequents, paper=paper, progress=progress, budget=budget, keep_model=keep_model)
-    check_tau(tau_a=tau_a, tau_c=tau_c); check_training(seed=seed, device=device)
+    check_tau(tau_a=tau_a, tau_c=tau_c); seed = check_training(seed=seed, device=device)['seed']
     enc, rows, bits, facts = _data(data, enc)
     th, tr = _split(options, paper)
     check_antecedents(enc, max_antecedents)
@@ -1390,7 +1390,7 @@ def mine(
     _check_arguments(max_antecedents=max_antecedents, method=method, target=target, antecedents=antecedents,
                      consequents=consequents, top_k=top_k, by=by, paper=paper, drop=drop, encoder_options=encoder_options,
                      sample_rows=sample_rows, progress=progress, client=client, budget=budget, keep_model=keep_model)
-    check_training(seed=seed, device=device)
+    seed = check_training(seed=seed, device=device)['seed']   # NumPy's integers as Python's
     _paper_only(paper, tau_a=tau_a, tau_c=tau_c)
     tau_a, tau_c = TAU_A if tau_a is None else tau_a, TAU_C if tau_c is None else tau_c
     kwargs.update({k: v for k, v in dict(layers=layers, epochs=epochs, steps=steps, batch_size=batch_size,
@@ -1609,7 +1609,7 @@ def mine_itemsets(
                                           models=models).items() if v is not None})
     _check_arguments(max_length=max_length, items=items, method=method, paper=paper, drop=drop,
                      encoder_options=encoder_options, sample_rows=sample_rows, progress=progress, client=client, budget=budget)
-    check_training(seed=seed, device=device)
+    seed = check_training(seed=seed, device=device)['seed']   # NumPy's integers as Python's
     _, tr = _split(options, paper)
     _paper_only(paper, tau_i=tau_i)
     given, min_support = min_support is not None, FLOOR if min_support is None else min_support

@@ -527,8 +527,9 @@ def check_thresholds(
     if near_constant == 0: raise ValueError('near_constant must be a share of rows in (0, 1] (1 keeps every value), got 0')
     if not (isinstance(floor, (int, float, np.floating)) and not isinstance(floor, bool) and 0 < floor <= 1):
         raise ValueError(f'floor must be a share of rows in (0, 1], got {floor!r}')
-    return dict(min_confidence=min_confidence, min_lift=float(min_lift), min_support=min_support, floor=floor, alpha=alpha,
-                productive=productive, margin=margin, near_constant=near_constant)
+    return dict(min_confidence=float(min_confidence), min_lift=float(min_lift),            # Python's numbers, not NumPy's
+                min_support=None if min_support is None else float(min_support), floor=float(floor), alpha=float(alpha),
+                productive=float(productive), margin=float(margin), near_constant=float(near_constant))
 
 # %% ../nbs/05_quality.ipynb #8161dcb4
 MAX_STEPS = 10**9   # training steps, epochs, batch rows: at most this many
@@ -544,7 +545,7 @@ def check_training(**options) -> dict:
     out = dict(options)
     for k, v in options.items():
         if v is None: continue
-        if k in TRAINING_LIMITS: check_number(v, k, *TRAINING_LIMITS[k], whole=True)
+        if k in TRAINING_LIMITS: out[k] = int(check_number(v, k, *TRAINING_LIMITS[k], whole=True))
         elif k in ('lr', 'weight_decay', 'noise'):
             low, high = (0, 1) if k == 'noise' else (0, np.inf)
             ok = (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
