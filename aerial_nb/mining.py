@@ -1682,6 +1682,7 @@ def verify_rule(
     enc = model.encoder
     a, c = enc.item_index(antecedent)[None, :], enc.item_index(consequent)
     if enc.single[np.r_[a[0], c]].any():
+        out['holds'] = None                                             # no verdict: see the text
         warnings.warn("the model's verdict says nothing here: a feature of one category (an item present or absent, "
                       "as in baskets) gets the answer 1 whatever it is shown; " + ("give data to count the rule" if data is None
                       else "the counts on the data decide"),
@@ -1690,12 +1691,17 @@ def verify_rule(
     marks = enc.marks                                                   # presence columns (`col=1`)
     if is_transactions(data): data = transactions(data)                # as `mine` reads them: items present only
     elif marks and isinstance(data, pd.DataFrame): data = transactions(data, presence=[f for f in marks if f in data])
-    source = open_table(data, data_dir, na_values)
-    if marks and not isinstance(data, pd.DataFrame):                   # a file's 0/1 or true/false columns of them
-        first = next(source.batches(), None)
-        source.presence = tuple(f for f in marks if first is not None and f in first.columns)
-    if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
-    bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
+    try:
+        source = open_table(data, data_dir, na_values)
+        if marks and not isinstance(data, pd.DataFrame):                   # a file's 0/1 or true/false columns of them
+            first = next(source.batches(), None)
+            source.presence = tuple(f for f in marks if first is not None and f in first.columns)
+        if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
+        bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
+    except ValueError as e:                                                # a file of baskets read as a table of columns?
+        if not (len(marks) == len(enc) and isinstance(data, (str, Path))): raise
+        raise ValueError(f'{e}; the model was mined from baskets, so give the data as baskets (read_baskets, or '
+                         '--baskets on the command line)') from None
     blank = enc.unseen(item_counts(bits), np.r_[a[0], c])
     if blank:                                                          # another table, or its values spelled otherwise
         warnings.warn(f"no row of the data holds a value the model knows of {blank} (the model's: "
@@ -1715,7 +1721,8 @@ def verdict_text(
     consequent,      # its consequent item
 ) -> str:            # one line: the model's verdict, and with data the rule's exact counts
     "`verify_rule`'s verdict as a sentence."
-    text = (f"{rule_text(antecedent, [consequent])}: the model says it {'holds' if verdict['holds'] else 'does not hold'} "
+    said = 'cannot judge it' if verdict['holds'] is None else 'says it holds' if verdict['holds'] else 'says it does not hold'
+    text = (f"{rule_text(antecedent, [consequent])}: the model {said} "
             f"(antecedent {verdict['antecedent_prob']:.3f}, consequent {verdict['consequent_prob']:.3f})")
     if 'holds_on_data' not in verdict: return text
     return text + (f"; on the data it {'holds' if verdict['holds_on_data'] else 'does not hold'} (support "
