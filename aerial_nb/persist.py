@@ -441,6 +441,16 @@ def write_text(
     check_writable(path.absolute().parent, option)
     return _put(_staged(path, lambda tmp: Path(tmp).write_text(text, encoding='utf-8')), path)
 
+# %% ../nbs/11_persist.ipynb #3972815e
+def _item_list(text: str, column: str, path: Path) -> list:
+    "A cell of a CSV's item-set column: the JSON list `write_frame` writes, or a clear error naming the file."
+    try: items = json.loads(text)
+    except (TypeError, json.JSONDecodeError): items = None
+    if not isinstance(items, list):
+        raise ValueError(f'{path}: column {column} holds {str(text)[:60]!r}, not a list of items as write_frame writes '
+                         '(a table written otherwise, such as by pandas to_csv, cannot be read back as rules)')
+    return items
+
 # %% ../nbs/11_persist.ipynb #a820babf
 def read_frame(
     path,   # a .csv, .json or .parquet file that `write_frame` (or the command line's `--out`) wrote
@@ -449,14 +459,24 @@ def read_frame(
     path, kind = Path(path), Path(path).suffix.lower()
     if kind not in FRAMES: raise ValueError(f'path must end in .csv, .json or .parquet, got {path}')
     if not path.is_file(): raise FileNotFoundError(f'no such file: {path}')
+    damaged = lambda why: ValueError(f'{path} is incomplete or damaged ({why}); write it again')
     if kind == '.csv':
+        with open(path, 'rb') as f:                                 # `write_frame` ends every row: a cut file does not
+            if f.seek(0, 2) and (f.seek(-1, 2), f.read(1))[1] != b'\n': raise damaged('its last row is cut short')
         df = pd.read_csv(path)
         for c in SET_COLUMNS:
-            if c in df: df[c] = df[c].map(json.loads)
+            if c in df: df[c] = df[c].map(lambda s: _item_list(s, c, path))
     elif kind == '.json':
-        df = pd.DataFrame.from_records(json.loads(path.read_text()))
+        try: records = json.loads(path.read_text(encoding='utf-8'))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e: raise damaged(f'not JSON: {e}') from None
+        if not isinstance(records, list): raise ValueError(f'{path} holds no table of records, as write_frame writes')
+        df = pd.DataFrame.from_records(records)
         df = df.astype({c: float for c in df if df[c].isna().all()})  # a column of nulls held NaN (`ante_prob` counted)
-    else: df = pd.read_parquet(path)
+    else:
+        try: df = pd.read_parquet(path)
+        except (OSError, ValueError) as e: raise damaged(f'not Parquet: {str(e).splitlines()[0]}') from None
+    flags = [c for c in ('certain', 'functional') if c in df and not pd.api.types.is_bool_dtype(df[c])]
+    if flags and len(df): raise damaged(f'its column {flags[0]} holds values other than True/False')
     for c in SET_COLUMNS:
         if c in df: df[c] = [frozenset(map(str, s)) for s in df[c]]
     if kind == '.json' and {'conviction', 'confidence'} <= set(df):   # JSON has no infinity: a certain rule's is null

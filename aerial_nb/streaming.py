@@ -571,6 +571,7 @@ def scan(
             keep = slice(None) if pick is None else pick[(pick >= start) & (pick < start + len(df))] - start
             sample.append(codes[keep])
             start += len(df); bar.update(len(df))
+    if not start: raise ValueError(f'{source.name}: the table has no rows' if source.name != 'table' else 'the table has no rows')
     return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
                 dict(rows=start, training_rows=sum(map(len, sample))))
 
