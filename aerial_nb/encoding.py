@@ -271,6 +271,12 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
 
+# %% ../nbs/02_encoding.ipynb #6d3abde7
+def _shortest(u):
+    ("Half- and single-precision floats as the doubles their shortest text reads as: a float32 0.1 is 0.1, not "
+     "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
+    return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
+
 # %% ../nbs/02_encoding.ipynb #e30f22a2
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     "Codes of the distinct values of `s` (-2 for missing) and their labels, ordered by value."
@@ -280,7 +286,7 @@ def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
     except TypeError as e:                                  # lists, dicts, arrays: no category can be made of them
         raise ValueError(f'column {s.name!r} holds unhashable values ({e}); a cell must hold one value, '
                          'not a list, dict or array') from None
-    if not (text and all(isinstance(u, str) for u in uniq)): uniq = pd.Index(uniq)   # else an array of texts as it is
+    if not (text and all(isinstance(u, str) for u in uniq)): uniq = pd.Index(_shortest(uniq))   # else texts as they are
     try: order = np.argsort(np.asarray(uniq), kind='stable') if len(uniq) else np.arange(0)
     except TypeError: order = np.argsort(np.array([_label(u) for u in uniq], dtype=object), kind='stable')
     labels = [_label(u) for u in uniq[order]]
@@ -306,7 +312,7 @@ STRAYS = 3              # a column of numbers with at most this many other texts
 # %% ../nbs/02_encoding.ipynb #c7c4f129
 def _distinct(v: pd.Series):
     "The distinct values of `v`; a categorical's are its categories that occur, read from its codes."
-    if not isinstance(v.dtype, pd.CategoricalDtype): return pd.unique(v.to_numpy() if _numpy_backed(v) else v)
+    if not isinstance(v.dtype, pd.CategoricalDtype): return _shortest(pd.unique(v.to_numpy() if _numpy_backed(v) else v))
     c = v.cat.codes.to_numpy()
     return v.cat.categories[np.bincount(c[c >= 0], minlength=len(v.cat.categories)) > 0]
 
