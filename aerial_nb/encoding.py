@@ -831,6 +831,8 @@ def is_transactions(data) -> bool:
 def zero_one(s: pd.Series) -> bool:
     "Whether a column holds only 0/1 or True/False, missing cells aside (off, as `present_items` and files read them)."
     v = s.dropna().to_numpy()
+    if s.dtype == object:                                       # True/False with None: pandas' usual boolean with gaps
+        return len(v) > 0 and all(isinstance(x, (bool, np.bool_, int, float, np.number)) and x in (0, 1) for x in pd.unique(v))
     return len(v) > 0 and (pd.api.types.is_bool_dtype(s) or (pd.api.types.is_numeric_dtype(s) and np.isin(v, (0, 1)).all()))
 
 # %% ../nbs/02_encoding.ipynb #d3d87192
