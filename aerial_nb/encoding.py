@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import datetime, difflib, inspect, re, warnings
+import datetime, decimal, difflib, inspect, re, warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -431,26 +431,34 @@ def _numbers_hint(name, v) -> str:
     "How to give column `name`'s values (such as `v`) as numbers to bin them: dates, durations, numbers held as objects."
     col = f'df[{name!r}]'
     if isinstance(v, (datetime.date, np.datetime64)):
-        return f"convert the dates to numbers to bin them, e.g. {col}.dt.year or {col}.astype('int64') (nanoseconds)"
+        return f"convert the dates to numbers to bin them, e.g. {col}.dt.year, or days since the first: ({col} - {col}.min()).dt.days"
     if isinstance(v, (datetime.timedelta, np.timedelta64)):
         return f'convert the durations to numbers to bin them, e.g. {col}.dt.total_seconds()'
-    if isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)):
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and abs(int(v)) > EXACT:
+        return f'whole numbers past 2**53 are read as codes (floats cannot hold them exactly): to bin them, e.g. {col}.astype(float)'
+    if isinstance(v, (int, float, np.number, decimal.Decimal)) and not isinstance(v, (bool, np.bool_)):
         return f'numbers held as objects: convert them to bin them, e.g. {col}.astype(float)'
     return ''
 
 
 # %% ../nbs/02_encoding.ipynb #587045ca
 class EncodingWarning(UserWarning):
-    "A column encoded as asked, but in a way that may not serve: dates or durations taken as many categories."
+    "A column encoded as asked, but in a way that may not serve: dates, durations or numbers taken as many categories."
 
-def _thin_times(c: ColumnFit, o: dict, distinct: int):
-    ("Warn where a column of dates or durations becomes more categories than a number column would keep unbinned "
-     "(`max_distinct`): each value an item of its own, too thin for most rules (bin it as numbers, or name it categorical).")
-    if c.name in o['categorical'] or distinct <= o['max_distinct']: return
-    if not isinstance(c.first, (datetime.date, np.datetime64, datetime.timedelta, np.timedelta64)): return
-    kind = 'durations' if isinstance(c.first, (datetime.timedelta, np.timedelta64)) else 'dates'
+def _thin_categories(c: ColumnFit, o: dict, distinct: int):
+    ("Warn where a column of dates, durations or numbers held as objects (`Decimal`s too) becomes more categories "
+     "than a number column would keep unbinned (`max_distinct`): each value an item of its own, too thin for most "
+     "rules (bin it as numbers, or name it categorical).")
+    v = c.first
+    if c.name in o['categorical'] or distinct <= o['max_distinct'] or c.typed or isinstance(v, (str, bool, np.bool_)): return
+    if isinstance(v, (datetime.timedelta, np.timedelta64)): kind = 'durations'
+    elif isinstance(v, (datetime.date, np.datetime64)): kind = 'dates'
+    elif isinstance(v, (float, np.floating, decimal.Decimal)) or (isinstance(v, (int, np.integer)) and abs(int(v)) <= EXACT):
+        kind = 'numbers held as objects'
+    else: return
+    if isinstance(v, (int, np.integer)) and distinct <= o['max_codes']: return   # whole numbers: codes up to there, as typed
     warnings.warn(f'column {c.name!r} holds {distinct} distinct {kind}, each taken as a category of its own: '
-                  f'{_numbers_hint(c.name, c.first)}, drop it, or name it categorical to keep the categories',
+                  f"{_numbers_hint(c.name, v).removeprefix('numbers held as objects: ')}, drop it, or name it categorical to keep the categories",
                   EncodingWarning, stacklevel=2)
 
 # %% ../nbs/02_encoding.ipynb #908bdf74
@@ -501,7 +509,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it' + (f' ({hint})' if hint else ''))
         e, labels = None, _value_codes(distinct.rename(name))[1]
-        _thin_times(c, o, len(distinct))
+        _thin_categories(c, o, len(distinct))
     missing = o['missing'] == 'item' or o['paper']
     return labels + [MISSING] * (missing and c.present < c.rows), e
 

@@ -206,12 +206,15 @@ def _one_schema(files: list, schemas: list, name: str):
 # %% ../nbs/04_streaming.ipynb #f597a6e1
 def batch_frame(b) -> pd.DataFrame:
     ("An Arrow record batch as a DataFrame; a 64-bit integer column with missing cells as pandas' nullable integers "
-     "(pandas' default, floats, would merge whole numbers past `EXACT`).")
+     "(pandas' default, floats, would merge whole numbers past `EXACT`); decimals of at most 15 digits as floats (numbers, "
+     "which bin, not Python's `Decimal` objects).")
     import pyarrow as pa
     df = b.to_pandas()
     for j, f in enumerate(b.schema):
         if f.type in (pa.int64(), pa.uint64()) and b.column(j).null_count:
             df[f.name] = b.column(j).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}.get)
+        elif pa.types.is_decimal(f.type) and f.type.precision <= 15:      # a float holds 15 digits exactly
+            df[f.name] = b.column(j).cast(pa.string()).cast(pa.float64()).to_pandas()   # by text: 19.99, not 19.990000000000002
     return df
 
 def parquet_schema(files: list, name: str):
