@@ -336,6 +336,14 @@ def codes_like(u: pd.Series) -> bool:
 _NONE = pd.Series([], dtype=object)   # no value yet (shared: a column's values are replaced, never changed in place)
 
 
+# %% ../nbs/02_encoding.ipynb #3569e8ec
+def _one_truth(v: pd.Series, name: str):
+    "Refuse an object column that holds True beside 1 (or False beside 0): pandas counts them as one value, and merges them."
+    truth = v.map(lambda x: isinstance(x, (bool, np.bool_))).to_numpy(bool)
+    if truth.any() and v[~truth].map(lambda x: isinstance(x, (int, float, np.number)) and x in (0, 1)).any():
+        raise ValueError(f'column {name!r} holds True and 1 (or False and 0), which pandas counts as one value; '
+                         'convert the column to one type first')
+
 # %% ../nbs/02_encoding.ipynb #f8f45198
 class ColumnFit:
     "What fitting one column needs, gathered batch by batch (see the text)."
@@ -364,6 +372,7 @@ class ColumnFit:
         if not len(v): return
         self.present += len(v)
         if self.first is None: self.first = v.iloc[0]
+        if s.dtype == object and pd.api.types.infer_dtype(v, skipna=True).startswith('mixed'): _one_truth(v, self.name)
         u = None                                                                          # the distinct texts
         self.typed &= _is_numeric(s)
         if self.typed and pd.api.types.is_integer_dtype(s) and max(abs(int(v.min())), abs(int(v.max()))) > EXACT:
@@ -511,6 +520,10 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         e, labels = None, _value_codes(distinct.rename(name))[1]
         _thin_categories(c, o, len(distinct))
     missing = o['missing'] == 'item' or o['paper']
+    if missing and c.present < c.rows and MISSING in labels:
+        how = 'paper=True' if o['paper'] else "missing='item'"             # (the paper's encoding: missing as an item)
+        raise ValueError(f'column {name!r} holds the value {MISSING!r} beside missing cells, which {how} names {MISSING!r} '
+                         'too: recode that value' + ('' if o['paper'] else ", or use missing='absent'"))
     return labels + [MISSING] * (missing and c.present < c.rows), e
 
 # %% ../nbs/02_encoding.ipynb #ca96449d
