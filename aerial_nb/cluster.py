@@ -118,6 +118,7 @@ def open_dask_table(
         raise ValueError(f'a Dask cluster reads Parquet files (a file, a folder or a glob) that its workers can read, '
                          f'not {spec if isinstance(spec, str) else type(spec).__name__}')
     schema, parts = client.submit(partitions, str(spec), rows, pure=False).result()
+    presence = [str(c) for c in presence]                  # Parquet names columns by text: a 2 is its '2'
     unknown = [c for c in presence if c not in schema.names]
     if unknown: raise ValueError(f'{spec}: presence: no column(s) {unknown} in the table')
     return DaskTable(client, str(spec), schema, parts, rows, tuple(na_values or ()), tuple(presence))

@@ -574,6 +574,10 @@ def column_fits(
     for k, v, low in (('max_distinct', max_distinct, 0), ('max_codes', max_codes, 0), ('max_categories', max_categories, 1)):
         check_number(v, k, low, whole=True)
     _check_table(df)
+    text = {str(c): c for c in df.columns}                  # a name given as text or as a number: a CSV's 2 is its '2'
+    named = lambda c: c if c in df.columns else text.get(str(c), c)
+    drop, categorical, numeric = [named(c) for c in drop], [named(c) for c in categorical], [named(c) for c in numeric]
+    edges = {named(c): e for c, e in edges.items()}
     for option, cols in dict(drop=drop, edges=list(edges), categorical=categorical, numeric=numeric).items():
         unknown = [c for c in cols if c not in df.columns]
         if unknown:
@@ -867,6 +871,8 @@ def present_items(
 ) -> pd.DataFrame:      # those columns as the item `col=1` where on, no item where off or missing
     "A table with its 0/1 columns read as present/absent, or an error naming the column and a cell that is neither."
     where = f'{name}: ' if name else ''
+    text = {str(c): c for c in df.columns}                  # a name given as text or as a number: a CSV's 2 is its '2'
+    cols = [c if c in df.columns else text.get(str(c), c) for c in cols]
     unknown = [c for c in cols if c not in df.columns]
     if unknown: raise ValueError(f'{where}presence: no column(s) {unknown} in the table')
     on = {}
