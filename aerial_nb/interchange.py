@@ -71,7 +71,7 @@ def to_arules(
         w.writerow([text, row['support'], row['confidence'], row['antecedent support'], row['lift']]
                    + ([int(round(row['support'] * n)) if np.isfinite(row['support']) else ''] if n else []))
     if path is None: return buf.getvalue()
-    write_text(buf.getvalue(), path)
+    write_text(buf.getvalue(), path, header='"rules",')          # replaces arules' text, nothing else
 
 # %% ../nbs/15_interchange.ipynb #f9469541
 def read_arules(

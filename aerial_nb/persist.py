@@ -434,10 +434,16 @@ def write_text(
     text: str,            # the text
     path,                 # the file: replaced whole, or left as it was
     option: str = 'path', # the parameter's name, for messages
+    header: str = None,   # a file already there is replaced only when it starts with this text, or is empty (None: any)
 ) -> Path:
     "Write `text` (UTF-8) to `path` via a temporary file and a rename; a folder, or one that cannot be written, is refused first."
     path = _path(path, option)
     if path.is_dir(): raise InputError(f'{option} {path} is a folder; give a file name')
+    if header is not None and path.is_file() and path.stat().st_size:
+        with open(path, 'rb') as f: start = f.read(len(header.encode()))
+        if start != header.encode():
+            raise InputError(f'{option} {path} exists and does not start with {header!r}, as the file to be written '
+                             'does; give another name, or move it first')
     check_writable(path.absolute().parent, option)
     return _put(_staged(path, lambda tmp: Path(tmp).write_text(text, encoding='utf-8')), path)
 
