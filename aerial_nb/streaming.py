@@ -393,6 +393,21 @@ def _first_bad_byte(path, kind: str, name: str) -> ValueError | None:
     except UnicodeDecodeError as e: return _bad_byte(name, e.object, e.start, lines)
     return None
 
+# %% ../nbs/04_streaming.ipynb #1f2cccc6
+_COMMA_NUMBER = r'\s*[+-]?(?:\d+,\d*|,\d+)\s*'   # 63,7: a number written with a decimal comma
+
+def _decimal_commas(df: pd.DataFrame) -> pd.DataFrame:
+    ("A batch of a `;`-delimited file, the export of a spreadsheet where the comma is the decimal mark (much of Europe), "
+     "with its cells written as numbers with a decimal comma (`63,7`) read as numbers (`63.7`); other cells as they are.")
+    out = df
+    for c in df.columns:
+        s = df[c]
+        comma = s.str.fullmatch(_COMMA_NUMBER, na=False).to_numpy(bool)
+        if comma.any():
+            out = df.copy() if out is df else out
+            out[c] = s.where(~comma, s.str.replace(',', '.', regex=False))
+    return out
+
 # %% ../nbs/04_streaming.ipynb #9caa71bd
 def _csv(path: Path, na_values, name: str = None) -> Source:
     name = name or str(path)
@@ -412,12 +427,13 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
                          f'{len(header)} columns')
     options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=object, encoding='utf-8-sig', na_filter=False,
                    index_col=False)
+    commas = (lambda r: map(_decimal_commas, r)) if sep == ';' else (lambda r: r)   # a spreadsheet's `;` export: 63,7
     def read(rows):
         try:
             if kind == 'zip':                                         # pandas would take the first of several files
-                with _opened(path, kind, name) as f, pd.read_csv(f, chunksize=rows, **options) as reader: yield from reader
+                with _opened(path, kind, name) as f, pd.read_csv(f, chunksize=rows, **options) as reader: yield from commas(reader)
             else:
-                with pd.read_csv(path, compression=kind, chunksize=rows, **options) as reader: yield from reader
+                with pd.read_csv(path, compression=kind, chunksize=rows, **options) as reader: yield from commas(reader)
         except UnicodeDecodeError as e:                               # the line and the byte, for `_reading` to say
             e.refusal = _first_bad_byte(path, kind, name); raise
     return Source(name, read, None, NA_VALUES if na_values is None else tuple(na_values), csv=True, keep=keep)
