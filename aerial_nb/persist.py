@@ -481,10 +481,12 @@ def read_frame(
     else:
         try: df = pd.read_parquet(path)
         except (OSError, ValueError) as e: raise damaged(f'not Parquet: {str(e).splitlines()[0]}') from None
+    if not len(df) and kind == '.csv':                               # no row to type a column by: as `mine` types them
+        df = df.astype({c: bool if c in ('certain', 'functional') else float for c in df if c not in SET_COLUMNS})
     flags = [c for c in ('certain', 'functional') if c in df and not pd.api.types.is_bool_dtype(df[c])]
     if flags and len(df): raise damaged(f'its column {flags[0]} holds values other than True/False')
     for c in SET_COLUMNS:
-        if c in df: df[c] = [frozenset(map(str, s)) for s in df[c]]
+        if c in df: df[c] = pd.Series([frozenset(map(str, s)) for s in df[c]], index=df.index, dtype=object)
     if kind == '.json' and {'conviction', 'confidence'} <= set(df):   # JSON has no infinity: a certain rule's is null
         df.loc[df.conviction.isna() & (df.confidence == 1), 'conviction'] = np.inf
     return df
