@@ -163,7 +163,7 @@ def bin_labels(
     ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
      "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
     labels = _interval_labels(edges, exact=True)
-    if integral:
+    if integral and np.abs(edges[np.isfinite(edges)]).max(initial=0) <= 2**53:   # past it, a + 1 is a again
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
         lo[0] = np.ceil(edges[0])                                  # closed, where given (-inf else)
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
