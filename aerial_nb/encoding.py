@@ -260,13 +260,16 @@ def _numpy_backed(s: pd.Series) -> bool:
 # %% ../nbs/02_encoding.ipynb #f7e274c5
 def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
     "Codes of the bins `(e[k], e[k+1]]` each value of `s` falls in (-1 outside, -2 missing), and their labels."
-    try: v = pd.to_numeric(s, errors='raise').to_numpy(float)
+    try: x = pd.to_numeric(s, errors='raise')
     except (ValueError, TypeError):                                  # text where the encoder has bins of numbers
         bad = s[pd.to_numeric(s, errors='coerce').isna() & s.notna()].iloc[0]
         raise ValueError(f'column {s.name!r} holds {_shown(bad)}, not a number, but its categories are bins of '
                          f'numbers {_interval_labels(edges)[:2]}...') from None
-    codes = np.searchsorted(edges, v, side='left') - 1
-    codes[edges[0] == v] = 0                                    # a closed lowest edge (user-given edges)
+    narrow = x.dtype in (np.float16, np.float32)                # compared at its own precision: a float32 14.1 is at 14.1
+    v = x.to_numpy(x.dtype if narrow else float)
+    e = edges.astype(v.dtype) if narrow else edges
+    codes = np.searchsorted(e, v, side='left') - 1
+    codes[e[0] == v] = 0                                        # a closed lowest edge (user-given edges)
     codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
