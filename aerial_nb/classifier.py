@@ -194,6 +194,12 @@ def predict_proba(self: RuleClassifier,
     table, _ = self._frame(X)
     X1 = self.encoder_.transform(table.assign(**{CLASS: '0'}), unknown='ignore')
     feat = np.flatnonzero(self.encoder_.feature_of != self.encoder_.features.index(CLASS))
+    cols = {str(c): c for c in table.columns}                  # a column of values none of the rules know: said
+    blank = [f for f in self.encoder_.unseen(X1.any(0), feat[self.ante_[self.ante_ >= 0]]) if table[cols[f]].notna().any()]
+    if blank:
+        warnings.warn(f'no row holds a value the rules know of {blank} (theirs: {self.encoder_.some_values(blank[0])}), so '
+                      'no rule asking about it covers a row; are its values spelled otherwise (True/False as 0/1, dates, '
+                      'text for numbers)?', MiningWarning, stacklevel=2)
     return self.proba_[first_match(X1[:, feat], self.ante_)]
 
 @patch
