@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_interchange.ipynb #16b67727
 from __future__ import annotations
-import csv, io, itertools, warnings
+import csv, io, itertools, re, warnings
 from pathlib import Path
 
 import numpy as np
@@ -187,6 +187,9 @@ def _antecedent_items(
             if f in enc.edges:
                 raise KeyError(f'item {x!r} of rule {r}: no bin of {f!r} has that name in these rows (their bins: '
                                f'{enc.categories[enc.features.index(f)][:4]}); give the encoder the rules were mined with')
+            if f is not None and own and re.fullmatch(r'[\[(].*, .*[\])]', x[len(f) + 1:]):   # a bin, where the rows have values
+                raise KeyError(f'item {x!r} of rule {r} names a bin of {f!r}, which these rows are too few to be binned by; '
+                               'give the encoder the rules were mined with')
             idx = None; break                                # a value (or a basket item) that no row holds
         out.append(idx)
     return out
