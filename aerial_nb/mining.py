@@ -1653,7 +1653,9 @@ def _number_columns(enc: Encoder) -> list:
      "such as `007`), so that a file's `1.0` is read as the category `1`, as it was when the model was fitted.")
     def numbers(cats) -> bool:
         t = pd.Series([c for c in map(str, cats) if c != MISSING], dtype=object)
-        return len(t) > 0 and bool(pd.to_numeric(t, errors='coerce').notna().all()) and not codes_like(t)
+        f = pd.to_numeric(t, errors='coerce')
+        written = [str(int(v)) if float(v).is_integer() else str(float(v)) for v in f.fillna(0.5)]   # as numbers are labelled
+        return len(t) > 0 and bool(f.notna().all()) and not codes_like(t) and written == t.tolist()   # '1.0': text
     return [f for f, cats in zip(enc.features, enc.categories) if f in enc.edges or numbers(cats)]
 
 
