@@ -105,8 +105,10 @@ def _frame(self: RuleClassifier, X, y=None) -> tuple:
     ("(X as a DataFrame, y) checked as scikit-learn checks them; a DataFrame keeps its columns and their types. Columns "
      "are read by name where `fit` saw names (scikit-learn refuses others), else by position, as scikit-learn reads them.")
     fitting = y is not None
-    checked = validate_data(self, X, y, reset=fitting, dtype=None, ensure_all_finite='allow-nan') if fitting else \
-        validate_data(self, X, reset=False, dtype=None, ensure_all_finite='allow-nan')
+    mixed = isinstance(X, pd.DataFrame) and any(pd.api.types.is_extension_array_dtype(t) for t in X.dtypes)
+    V = X.astype(object) if mixed else X            # a categorical beside booleans: no common type for scikit-learn's check
+    checked = validate_data(self, V, y, reset=fitting, dtype=None, ensure_all_finite='allow-nan') if fitting else \
+        validate_data(self, V, reset=False, dtype=None, ensure_all_finite='allow-nan')
     Xc, y = checked if fitting else (checked, None)
     own = [str(c) for c in X.columns] if isinstance(X, pd.DataFrame) else [f'x{i}' for i in range(Xc.shape[1])]
     if fitting: self.columns_ = own                       # the names the rules give the columns
