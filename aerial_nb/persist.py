@@ -354,7 +354,7 @@ def _header(path: Path) -> list | None:
         if kind == '.parquet':
             import pyarrow.parquet as pq
             return list(pq.read_schema(path).names)
-        with open(path, encoding='utf-8', newline='') as f: text = f.read(1 << 16)
+        with open(path, encoding='utf-8-sig', newline='') as f: text = f.read(1 << 16)
         if kind == '.csv': return next(csv.reader(io.StringIO(text)), None)
         if re.fullmatch(r'\s*\[\s*\]\s*', text): return []
         first = re.match(r'\s*\[\s*\{\s*("(?:[^"\\]|\\.)*")', text)                  # our JSON: records, one per row
