@@ -31,6 +31,8 @@ def _label(v) -> str:
     "Readable text for one raw value."
     if isinstance(v, (bool, np.bool_)): return str(bool(v))
     if isinstance(v, (float, np.floating)) and float(v).is_integer(): return str(int(v))
+    if (isinstance(v, datetime.datetime) and v.tzinfo is None and v.time() == datetime.time(0)
+            and not getattr(v, 'nanosecond', 0)): return v.date().isoformat()     # a date: as a CSV writes it, 2020-01-01
     return str(v)
 
 # %% ../nbs/02_encoding.ipynb #4b5e8c73
