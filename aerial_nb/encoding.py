@@ -17,18 +17,20 @@ from fastcore.meta import delegates
 from . import forward
 
 # %% auto #0
-__all__ = ['MISSING', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'EXACT', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
-           'OFF', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges', 'bin_labels',
-           'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'column_fits', 'fitted_encoder',
-           'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'zero_one', 'present_items',
-           'transactions']
+__all__ = ['MISSING', 'EXACT', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
+           'OFF', 'value_label', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges',
+           'bin_labels', 'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'column_fits',
+           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'zero_one',
+           'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
 
 # %% ../nbs/02_encoding.ipynb #a406a4e5
-def _label(v) -> str:
-    "Readable text for one raw value."
+EXACT = 2**53                     # whole numbers past this are not held exactly as floats: a column of them holds codes
+
+def value_label(v) -> str:
+    "Readable text for one raw value: the name of its category (`1.0` is `1`, a date at midnight `2020-01-01`)."
     if isinstance(v, (bool, np.bool_)): return str(bool(v))
     if isinstance(v, (float, np.floating)) and float(v).is_integer(): return str(int(v))
     if (isinstance(v, datetime.datetime) and v.tzinfo is None and v.time() == datetime.time(0)
@@ -165,7 +167,7 @@ def bin_labels(
     ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
      "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
     labels = _interval_labels(edges, exact=True)
-    if integral and np.abs(edges[np.isfinite(edges)]).max(initial=0) <= 2**53:   # past it, a + 1 is a again
+    if integral and np.abs(edges[np.isfinite(edges)]).max(initial=0) <= EXACT:   # past it, a + 1 is a again
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
         lo[0] = np.ceil(edges[0])                                  # closed, where given (-inf else)
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
@@ -177,7 +179,7 @@ def bin_labels(
         first, count = np.unique(k, return_index=True, return_counts=True)[1:]
         for b, i, c in zip(np.unique(k), first, count):
             if c == 1 and 0 <= b < len(labels) and not (b == 0 and low) and not (b == len(labels) - 1 and high):
-                labels[b] = _label(v[i])
+                labels[b] = value_label(v[i])
         if low and labels[0].startswith('(-inf'): labels[0] = '[' + labels[0][1:]
         if high and labels[-1].endswith('inf)'): labels[-1] = labels[-1][:-1] + ']'
     return labels
@@ -293,8 +295,8 @@ def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
                          'not a list, dict or array') from None
     if not (text and all(isinstance(u, str) for u in uniq)): uniq = pd.Index(_shortest(uniq))   # else texts as they are
     try: order = np.argsort(np.asarray(uniq), kind='stable') if len(uniq) else np.arange(0)
-    except TypeError: order = np.argsort(np.array([_label(u) for u in uniq], dtype=object), kind='stable')
-    labels = [_label(u) for u in uniq[order]]
+    except TypeError: order = np.argsort(np.array([value_label(u) for u in uniq], dtype=object), kind='stable')
+    labels = [value_label(u) for u in uniq[order]]
     if len(set(labels)) < len(labels):
         lab = pd.Series(labels); dup = lab[lab.duplicated()].iloc[0]
         raise ValueError(f'column {s.name!r} holds different values that read the same ({dup!r}, e.g. 1 and "1"); '
@@ -323,7 +325,7 @@ def _distinct(v: pd.Series):
 
 # %% ../nbs/02_encoding.ipynb #2efa8f77
 _CODE = re.compile(r'[+-]?0\d')   # a leading zero before a digit
-EXACT = 2**53                     # whole numbers past this are not held exactly as floats: a column of them holds codes
+
 
 # %% ../nbs/02_encoding.ipynb #0d365f03
 _BIG = re.compile(r'[+-]?[0-9]{16,}')   # a whole number written out that may lie past `EXACT`
@@ -558,6 +560,12 @@ def _check_edges(edges) -> dict:
         out[col] = a
     return out
 
+# %% ../nbs/02_encoding.ipynb #b255423b
+def _named(df: pd.DataFrame, names: list) -> list:
+    "The columns of `df` that `names` name, by the name or by its text (a CSV's column '2' is named 2 too); others as given."
+    text = {str(c): c for c in df.columns}
+    return [n if n in df.columns else text.get(str(n), n) for n in names]
+
 # %% ../nbs/02_encoding.ipynb #64928190
 def column_fits(
     df: pd.DataFrame,             # the table's first batch
@@ -579,10 +587,8 @@ def column_fits(
     for k, v, low in (('max_distinct', max_distinct, 0), ('max_codes', max_codes, 0), ('max_categories', max_categories, 1)):
         check_number(v, k, low, whole=True)
     _check_table(df)
-    text = {str(c): c for c in df.columns}                  # a name given as text or as a number: a CSV's 2 is its '2'
-    named = lambda c: c if c in df.columns else text.get(str(c), c)
-    drop, categorical, numeric = [named(c) for c in drop], [named(c) for c in categorical], [named(c) for c in numeric]
-    edges = {named(c): e for c, e in edges.items()}
+    drop, categorical, numeric = _named(df, drop), _named(df, categorical), _named(df, numeric)
+    edges = dict(zip(_named(df, list(edges)), edges.values()))
     for option, cols in dict(drop=drop, edges=list(edges), categorical=categorical, numeric=numeric).items():
         unknown = [c for c in cols if c not in df.columns]
         if unknown:
@@ -717,7 +723,7 @@ def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray
         na = lookup.get(MISSING, -1) if self.missing == 'item' else -3          # -3: no item, and no error
         # a categorical: its categories mapped once, its codes looked up
         if f not in self.edges and isinstance(s.dtype, pd.CategoricalDtype):
-            table = np.array([lookup.get(_label(u), -1) for u in s.cat.categories] + [na], np.int64)
+            table = np.array([lookup.get(value_label(u), -1) for u in s.cat.categories] + [na], np.int64)
             code = table[s.cat.codes.to_numpy()]                                # code -1 (missing) picks the last entry
         else:
             raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
@@ -767,7 +773,7 @@ def item_index(self: Encoder,
     fidx = {f: i for i, f in enumerate(self.features)}
     for it in items:
         if isinstance(it, tuple) and len(it) != 2: raise ValueError(f'an item pair is (feature, value), got {it!r}')
-        name = f'{it[0]}={_label(it[1])}' if isinstance(it, tuple) else str(it)
+        name = f'{it[0]}={value_label(it[1])}' if isinstance(it, tuple) else str(it)
         if features and name in fidx and name in self._index and not isinstance(it, tuple):
             j = self._index[name]; f = self.features[self.feature_of[j]]
             v = self.categories[self.feature_of[j]][j - self.starts[self.feature_of[j]]]
@@ -876,8 +882,7 @@ def present_items(
 ) -> pd.DataFrame:      # those columns as the item `col=1` where on, no item where off or missing
     "A table with its 0/1 columns read as present/absent, or an error naming the column and a cell that is neither."
     where = f'{name}: ' if name else ''
-    text = {str(c): c for c in df.columns}                  # a name given as text or as a number: a CSV's 2 is its '2'
-    cols = [c if c in df.columns else text.get(str(c), c) for c in cols]
+    cols = _named(df, cols)                                 # a CSV's '2' named 2
     unknown = [c for c in cols if c not in df.columns]
     if unknown: raise ValueError(f'{where}presence: no column(s) {unknown} in the table')
     on = {}

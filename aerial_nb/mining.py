@@ -17,7 +17,7 @@ from statistics import NormalDist
 from tqdm import tqdm
 
 from .encoding import (ENCODER_OPTIONS, MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
-                                codes_like, is_transactions, transactions, zero_one)
+                                codes_like, is_transactions, transactions, value_label, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
@@ -1654,8 +1654,8 @@ def _number_columns(enc: Encoder) -> list:
     def numbers(cats) -> bool:
         t = pd.Series([c for c in map(str, cats) if c != MISSING], dtype=object)
         f = pd.to_numeric(t, errors='coerce')
-        written = [str(int(v)) if float(v).is_integer() else str(float(v)) for v in f.fillna(0.5)]   # as numbers are labelled
-        return len(t) > 0 and bool(f.notna().all()) and not codes_like(t) and written == t.tolist()   # '1.0': text
+        return (len(t) > 0 and bool(f.notna().all()) and not codes_like(t)
+                and [value_label(v) for v in f] == t.tolist())                  # as the encoder names numbers: '1.0' is text
     return [f for f, cats in zip(enc.features, enc.categories) if f in enc.edges or numbers(cats)]
 
 

@@ -467,8 +467,8 @@ def read_frame(
     if not path.is_file(): raise FileNotFoundError(f'no such file: {path}')
     damaged = lambda why: ValueError(f'{path} is incomplete or damaged ({why}); write it again')
     if kind == '.csv':
-        with open(path, 'rb') as f:                                 # `write_frame` ends every row: a cut file does not
-            if f.seek(0, 2) and (f.seek(-1, 2), f.read(1))[1] != b'\n': raise damaged('its last row is cut short')
+        with open(path, 'rb') as f: f.seek(max(path.stat().st_size - 1, 0)); last = f.read(1)
+        if last not in (b'', b'\n'): raise damaged('its last row is cut short')   # `write_frame` ends every row
         df = pd.read_csv(path)
         for c in SET_COLUMNS:
             if c in df: df[c] = df[c].map(lambda s: _item_list(s, c, path))
