@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .encoding import Encoder
 from .mining import MiningWarning, fit_rules
-from .quality import covers
+from .quality import covers, unknown_values
 
 # %% auto #0
 __all__ = ['CLASS', 'MIN_BIN_ROWS', 'EXPECTED_FAILURES', 'first_match', 'rule_list', 'RuleClassifier']
@@ -196,12 +196,8 @@ def predict_proba(self: RuleClassifier,
     table, _ = self._frame(X)
     X1 = self.encoder_.transform(table.assign(**{CLASS: '0'}), unknown='ignore')
     feat = np.flatnonzero(self.encoder_.feature_of != self.encoder_.features.index(CLASS))
-    cols = {str(c): c for c in table.columns}                  # a column of values none of the rules know: said
-    blank = [f for f in self.encoder_.unseen(X1.any(0), feat[self.ante_[self.ante_ >= 0]]) if table[cols[f]].notna().any()]
-    if blank:
-        warnings.warn(f'no row holds a value the rules know of {blank} (theirs: {self.encoder_.some_values(blank[0])}), so '
-                      'no rule asking about it covers a row; are its values spelled otherwise (True/False as 0/1, dates, '
-                      'text for numbers)?', MiningWarning, stacklevel=2)
+    said = unknown_values(self.encoder_, table, X1, feat[self.ante_[self.ante_ >= 0]])   # values none of the rules know
+    if said: warnings.warn(said, MiningWarning, stacklevel=2)
     return self.proba_[first_match(X1[:, feat], self.ante_)]
 
 @patch

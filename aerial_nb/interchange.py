@@ -12,7 +12,7 @@ import pandas as pd
 
 from .encoding import Encoder, is_transactions, transactions
 from .persist import write_text
-from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, fisher_greater, rule_metrics, rules_to_frame
+from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, unknown_values, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
 __all__ = ['InterchangeWarning', 'to_arules', 'read_arules', 'to_mlxtend', 'from_mlxtend', 'covered']
@@ -196,13 +196,9 @@ def _antecedent_items(
 
 # %% ../nbs/15_interchange.ipynb #19ae3606
 def _unknown_values(enc: Encoder, table: pd.DataFrame, X: np.ndarray, sets: list):
-    "Warn where the rows hold values in a column the rules ask about, but none the encoder knows (spelled otherwise)."
-    cols = {str(c): c for c in table.columns}
-    blank = [f for f in enc.unseen(X.any(0), [i for s in sets if s for i in s]) if table[cols[f]].notna().any()]
-    if blank:
-        warnings.warn(f"no row holds a value the rules know of {blank} (theirs: {enc.some_values(blank[0])}), "
-                      'so no rule asking about it covers a row; are its values spelled otherwise (dates, text for numbers)?',
-                      InterchangeWarning, stacklevel=3)
+    "Warn where the rows hold values in a column the rules ask about, but none the encoder knows (`unknown_values`)."
+    said = unknown_values(enc, table, X, [i for s in sets if s for i in s])
+    if said: warnings.warn(said, InterchangeWarning, stacklevel=3)
 
 
 # %% ../nbs/15_interchange.ipynb #1ec931d1

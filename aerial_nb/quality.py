@@ -24,10 +24,10 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 __all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR',
            'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE',
            'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary',
-           'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'Rules', 'check_tau', 'check_antecedents',
-           'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive',
-           'verified', 'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'check_thresholds',
-           'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
+           'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'unknown_values', 'Rules', 'check_tau',
+           'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
+           'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space',
+           'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -193,6 +193,21 @@ def is_rule_table(data) -> bool:
     "Whether `data` is a table of rules (antecedents and consequents as sets), not rows: for the error of passing one as the other."
     return (isinstance(data, pd.DataFrame) and {'antecedents', 'consequents'} <= set(data.columns) and len(data) > 0
             and isinstance(data.antecedents.iloc[0], (set, frozenset)))
+
+# %% ../nbs/05_quality.ipynb #9aaecc80
+def unknown_values(
+    enc: Encoder,        # the encoder the rules were mined with
+    table: pd.DataFrame, # new rows
+    X: np.ndarray,       # (n, D) their one-hot rows, unknown values encoded as no item
+    items,               # the items the rules ask about
+) -> str | None:         # what to say, or None
+    ("Where the rows hold values in a column the rules ask about, but none the encoder knows (spelled otherwise: "
+     "True/False as 0/1, dates as text), no rule asking about it can cover a row: the words to warn with.")
+    cols = {str(c): c for c in table.columns}
+    blank = [f for f in enc.unseen(np.asarray(X).any(0), items) if table[cols[f]].notna().any()]
+    if not blank: return None
+    return (f'no row holds a value the rules know of {blank} (theirs: {enc.some_values(blank[0])}), so no rule asking '
+            'about it covers a row; are its values spelled otherwise (True/False as 0/1, dates, text for numbers)?')
 
 # %% ../nbs/05_quality.ipynb #8414e8c7
 @dataclass
