@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from aerial_nb.bitsets import itemset_counts
-from aerial_nb.encoding import encode, load_uci
+from aerial_nb.datasets import load_uci
+from aerial_nb.encoding import encode
 from aerial_nb.quality import METRICS, rule_metrics
 from aerial_nb.studies.harness import best_of
 
