@@ -1659,12 +1659,24 @@ def _number_columns(enc: Encoder) -> list:
     return [f for f, cats in zip(enc.features, enc.categories) if f in enc.edges or numbers(cats)]
 
 
+# %% ../nbs/08_mining.ipynb #42f8d384
+def _filled(read, features: list, used: set):
+    "A source's reading with the encoded columns a rule does not use given as missing; one the rule uses must be there."
+    def batches(rows):
+        for df in read(rows):
+            names = {str(c) for c in df.columns}
+            lacking = [f for f in features if f not in names]
+            if any(f in used for f in lacking):
+                raise KeyError(f'the table lacks the encoded column(s) {[f for f in lacking if f in used]}, which the rule uses')
+            yield df.assign(**dict.fromkeys(lacking, np.nan)) if lacking else df
+    return batches
+
 # %% ../nbs/08_mining.ipynb #2795fe58
 def verify_rule(
     model,                    # a trained `Model`, or the folder of a saved one (`save_model`)
     antecedent,               # the antecedent's items, `feature=value` (at most one per feature)
     consequent,               # the consequent, one item of another feature
-    data=None,                # a table to count the rule on as well (as for `mine`), or None
+    data=None,                # a table to count the rule on as well (as for `mine`; columns the rule does not use may be absent), or None
     tau_a: float = TAU_A,     # the model's verdict: antecedent similarity threshold
     tau_c: float = TAU_C,     # the model's verdict: consequent similarity threshold
     min_confidence: float = MIN_CONFIDENCE, # on the data: the rule holds with at least this exact confidence
@@ -1699,6 +1711,7 @@ def verify_rule(
             first = next(source.batches(), None)
             source.presence = tuple(f for f in marks if first is not None and f in first.columns)
         if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
+        source.read = _filled(source.read, enc.features, {enc.features[f] for f in enc.feature_of[np.r_[a[0], c]]})
         bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
     except ValueError as e:                                                # a file of baskets read as a table of columns?
         if not (len(marks) == len(enc) and isinstance(data, (str, Path))): raise
