@@ -98,13 +98,11 @@ def covers(
     X: np.ndarray,     # (n, D) one-hot rows
     ante: np.ndarray,  # (r, a) antecedents, padded with -1
 ) -> np.ndarray:       # (n, r) bool: row i holds every item of antecedent j
-    "Which rows each antecedent covers: a pass per antecedent position over all rows and rules at once."
-    Xb = np.asarray(X, bool)
-    cov = np.ones((len(Xb), len(ante)), bool)
-    for j in range(ante.shape[1]):                        # at most a few positions
-        col = ante[:, j]
-        cov &= np.where(col >= 0, Xb[:, np.maximum(col, 0)], True)
-    return cov
+    "Which rows each antecedent covers: whole rows of the items-by-rows table gathered, a pass per antecedent position."
+    held = np.vstack([np.asarray(X, bool).T, np.ones((1, len(X)), bool)])   # (D + 1, n): the padding -1 picks all True
+    cov = np.ones((len(ante), len(X)), bool)
+    for j in range(ante.shape[1]): cov &= held[ante[:, j]]                # at most a few positions
+    return cov.T
 
 # %% ../nbs/05_quality.ipynb #f6465de4
 def coverage(
