@@ -18,7 +18,7 @@ from .mining import MiningWarning, fit_rules
 from .quality import covers, unknown_values
 
 # %% auto #0
-__all__ = ['CLASS', 'MIN_BIN_ROWS', 'EXPECTED_FAILURES', 'first_match', 'rule_list', 'RuleClassifier']
+__all__ = ['CLASS', 'MIN_BIN_ROWS', 'EXPECTED_FAILURES', 'first_match', 'class_counts', 'rule_list', 'RuleClassifier']
 
 # %% ../nbs/14_classifier.ipynb #4b7226e8
 CLASS = '__class__'   # the column the class becomes in the encoded table
@@ -36,6 +36,21 @@ def first_match(
         cov = covers(X[r0:r0 + step], ante)
         hit = cov.any(1)
         out[r0:r0 + step][hit] = cov[hit].argmax(1)
+    return out
+
+# %% ../nbs/14_classifier.ipynb #45a9388e
+def class_counts(
+    X: np.ndarray,        # (n, D) one-hot rows
+    ante: np.ndarray,     # (r, a) antecedents, padded with -1
+    y: np.ndarray,        # (n,) class index of each row
+    n_classes: int,       # K
+    chunk: int = 1 << 24, # bound on rows × rules held at once
+) -> np.ndarray:          # (r, K) int64: the rows each antecedent covers, by class
+    "The rows each antecedent covers, counted by class a block of rows at a time (a float32 product: exact, blocks being under 2**24 rows)."
+    out, step = np.zeros((len(ante), n_classes), np.int64), min(1 << 24, max(1, chunk // max(len(ante), 1)))
+    Y = np.eye(n_classes, dtype=np.float32)
+    for r0 in range(0, len(X), step):
+        out += (covers(X[r0:r0 + step], ante).T.astype(np.float32) @ Y[y[r0:r0 + step]]).astype(np.int64)
     return out
 
 # %% ../nbs/14_classifier.ipynb #8e4f4e02
@@ -159,8 +174,7 @@ def _keep_list(self: RuleClassifier, X1: np.ndarray, yi: np.ndarray, cls_items: 
         to_feat = np.full(X1.shape[1], -1); to_feat[feat] = np.arange(len(feat))
         ante = np.where(rules.ante >= 0, to_feat[np.maximum(rules.ante, 0)], -1)
         cls = np.array([int(self.encoder_.items[c].split('=', 1)[1]) for c in rules.cons], np.int64)
-    cov = covers(X, ante)
-    counts = cov.T.astype(np.int64) @ np.eye(K, dtype=np.int64)[yi]          # (r, K) covered rows by class
+    counts = class_counts(X, ante, yi, K)                                   # (r, K) covered rows by class
     n_rule = (ante >= 0).sum(1)
     rank = np.empty(len(ante), np.int64)
     rank[np.lexsort((n_rule, -counts.sum(1), -counts[np.arange(len(ante)), cls] / np.maximum(counts.sum(1), 1)))] = np.arange(len(ante))
