@@ -97,11 +97,13 @@ def rule_metrics(
 def covers(
     X: np.ndarray,     # (n, D) one-hot rows
     ante: np.ndarray,  # (r, a) antecedents, padded with -1
+    chunk: int = 1 << 24,  # bound on rules × rows gathered at once
 ) -> np.ndarray:       # (n, r) bool: row i holds every item of antecedent j
     "Which rows each antecedent covers: whole rows of the items-by-rows table gathered, a pass per antecedent position."
     held = np.vstack([np.asarray(X, bool).T, np.ones((1, len(X)), bool)])   # (D + 1, n): the padding -1 picks all True
-    cov = np.ones((len(ante), len(X)), bool)
-    for j in range(ante.shape[1]): cov &= held[ante[:, j]]                # at most a few positions
+    cov, step = np.ones((len(ante), len(X)), bool), max(1, chunk // max(len(X), 1))
+    for j in range(ante.shape[1]):                                         # at most a few positions
+        for r0 in range(0, len(ante), step): cov[r0:r0 + step] &= held[ante[r0:r0 + step, j]]
     return cov.T
 
 # %% ../nbs/05_quality.ipynb #f6465de4
