@@ -54,7 +54,7 @@ def to_arules(
     check_item_sets(rules)
     lacking = [c for c in ('support', 'confidence', 'antecedent support', 'lift') if c not in rules]
     if lacking: raise ValueError(f'rules lacks the column(s) {lacking} that arules writes; give the table `mine` returns')
-    unclear = sorted({x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip) if not _readable(x)})
+    unclear = sorted(x for x in {x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip)} if not _readable(x))
     if unclear:
         warnings.warn(f"{len(unclear)} item{'s' if len(unclear) > 1 else ''} cannot be read back from arules' text "
                       f"(a comma outside brackets, a lone bracket, a brace, ' => ' or a space at either end of a name), e.g. {unclear[0]!r}: read_arules "
@@ -65,11 +65,10 @@ def to_arules(
     buf = io.StringIO()
     w = csv.writer(buf, quoting=csv.QUOTE_NONNUMERIC, lineterminator='\n')
     w.writerow(['rules', 'support', 'confidence', 'coverage', 'lift'] + (['count'] if n else []))
-    for r in rules.itertuples(index=False):
-        row = dict(zip(rules.columns, r))
-        text = '{' + ','.join(_names(row['antecedents'], strip)) + '} => {' + ','.join(_names(row['consequents'], strip)) + '}'
-        w.writerow([text, row['support'], row['confidence'], row['antecedent support'], row['lift']]
-                   + ([int(round(row['support'] * n)) if np.isfinite(row['support']) else ''] if n else []))
+    sides = lambda col: ['{' + ','.join(_names(s, strip)) + '}' for s in rules[col]]
+    metrics = [rules[c].tolist() for c in ('support', 'confidence', 'antecedent support', 'lift')]
+    count = [[int(round(s * n)) if np.isfinite(s) else ''] for s in metrics[0]] if n else [[]] * len(rules)
+    w.writerows([f'{a} => {c}', *m, *k] for a, c, *m, k in zip(sides('antecedents'), sides('consequents'), *metrics, count))
     if path is None: return buf.getvalue()
     write_text(buf.getvalue(), path, header='"rules",')          # replaces arules' text, nothing else
 
@@ -227,5 +226,6 @@ def covered(
     absent = dict.fromkeys([f for f in enc.features if f not in names], np.nan)   # columns no rule asks about, items no basket holds
     X = enc.transform(table.assign(**absent) if absent else table, unknown='ignore')
     if not (baskets or own): _unknown_values(enc, table, X, sets)
-    out = covers(X, _padded([s if s is not None else [] for s in sets])) & np.array([s is not None for s in sets], bool)
-    return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None))
+    out = covers(X, _padded([s if s is not None else [] for s in sets]))
+    out &= np.array([s is not None for s in sets], bool)
+    return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None), copy=False)  # no second copy
