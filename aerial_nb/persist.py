@@ -377,11 +377,19 @@ def _spares_input(path: Path, data: str, option: str):
                          'write it elsewhere')
 
 # %% ../nbs/11_persist.ipynb #2fe30938
-def _json_records(df: pd.DataFrame) -> str:
-    "`df` as JSON records, each number as Python writes it (it reads back the same), NaN and infinities as null."
-    out = df.astype({c: object for c in df.select_dtypes('number')})
-    for c in df.select_dtypes('number'): out[c] = out[c].where(np.isfinite(df[c].to_numpy(float)), None)
-    return json.dumps(out.to_dict('records'), indent=1, allow_nan=False, default=_jsonable)
+def _json_records(df: pd.DataFrame, f, rows: int = 10_000):
+    ("Write `df` to the text file `f` as JSON records, each number as Python writes it (it reads back the same), NaN and "
+     "infinities (and any missing cell) as null; a block of `rows` rows at a time, the text `json.dumps` gives the whole list (`indent=1`).")
+    f.write('[')
+    for r0 in range(0, len(df), rows):
+        block = df.iloc[r0:r0 + rows]
+        known = block.notna().to_numpy()                                      # missing text, dates, numbers...
+        for c in block.select_dtypes('number'):                               # ... and infinities: null
+            known[:, block.columns.get_loc(c)] &= np.isfinite(block[c].to_numpy(float, na_value=np.nan))
+        out = block.astype(object).where(known, None)
+        text = json.dumps(out.to_dict('records'), indent=1, allow_nan=False, default=_jsonable)
+        f.write(',' * (r0 > 0) + text[1:-2])                                   # '\n {...},\n {...}' without '[' and '\n]'
+    f.write('\n]' if len(df) else ']')
 
 def _jsonable(v):
     "A value `json` cannot write itself: a NumPy number as a number, anything else as its text."
@@ -416,7 +424,8 @@ def stage_frame(df: pd.DataFrame, path: Path) -> Path:
         if c in out: out[c] = [sorted(s) for s in out[c]]
     def write(tmp):
         if kind == '.csv': out.assign(**{c: out[c].map(json.dumps) for c in SET_COLUMNS if c in out}).to_csv(tmp, index=False)
-        elif kind == '.json': Path(tmp).write_text(_json_records(out))
+        elif kind == '.json':
+            with open(tmp, 'w', encoding='utf-8') as f: _json_records(out, f)
         else: out.to_parquet(tmp, index=False)
     return _staged(path, write)
 
