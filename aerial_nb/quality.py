@@ -156,7 +156,9 @@ def _name_columns(enc: Encoder, ante, cons) -> dict:
     "The antecedents and consequents of rules as frozensets of item names (mlxtend's first two columns)."
     ante, cons = check_rules(ante, cons, enc.n_items)
     names = np.array(enc.items, dtype=object)
-    return {'antecedents': [frozenset(names[a[a >= 0]]) for a in ante], 'consequents': [frozenset([names[c]]) for c in cons]}
+    sets, which = np.unique(ante, axis=0, return_inverse=True)                # one set per distinct antecedent, shared
+    sets, ones = [frozenset(names[a[a >= 0]]) for a in sets], [frozenset([x]) for x in names]
+    return {'antecedents': [sets[k] for k in which.ravel().tolist()], 'consequents': [ones[c] for c in cons.tolist()]}
 
 # %% ../nbs/05_quality.ipynb #d00e4a2d
 def rules_to_frame(
