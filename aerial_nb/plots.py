@@ -142,7 +142,8 @@ def grouped_matrix(
     pts = ax.scatter(x, y, s=500 * c.support / max(c.support.max(), 1e-12), c=v, cmap=cm, edgecolors='0.3', lw=0.5)
     if len(c): ax.figure.colorbar(pts, ax=ax, label=label, shrink=0.8)
     labels = c.drop_duplicates('group').set_index('group')
-    ax.set_xticks(range(len(gx)), [_short(f'{labels.group_rules[g]} rules: {labels.name[g]}', 60) for g in gx.index],
+    n = labels.group_rules.astype(int)
+    ax.set_xticks(range(len(gx)), [_short(f'{n[g]} rule{"s" * bool(n[g] != 1)}: {labels.name[g]}', 60) for g in gx.index],
                   rotation=90, fontsize=8)
     ax.set_yticks(range(len(cy)), [_short(k) for k in cy.index], fontsize=8)
     ax.set(xlim=(-0.6, len(gx) - 0.4), ylim=(-0.6, len(cy) - 0.4), xlabel='antecedent groups (bubble area: support)',
