@@ -223,8 +223,9 @@ def covered(
     if own: enc = Encoder.fit(table)
     names = {str(c) for c in table.columns}
     sets = _antecedent_items(rules, enc, names, baskets, own)
-    absent = dict.fromkeys([f for f in enc.features if f not in names], np.nan)   # columns no rule asks about, items no basket holds
-    X = enc.transform(table.assign(**absent) if absent else table, unknown='ignore')
+    absent = [f for f in enc.features if f not in names]   # columns no rule asks about, items no basket holds: missing
+    X = enc.transform(pd.concat([table, pd.DataFrame(np.nan, index=table.index, columns=absent)], axis=1) if absent else table,
+                      unknown='ignore')                               # (not `assign`: a column may be named 'self')
     if not (baskets or own): _unknown_values(enc, table, X, sets)
     out = covers(X, _padded([s if s is not None else [] for s in sets]))
     out &= np.array([s is not None for s in sets], bool)

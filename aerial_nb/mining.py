@@ -1668,7 +1668,8 @@ def _filled(read, features: list, used: set):
             lacking = [f for f in features if f not in names]
             if any(f in used for f in lacking):
                 raise KeyError(f'the table lacks the encoded column(s) {[f for f in lacking if f in used]}, which the rule uses')
-            yield df.assign(**dict.fromkeys(lacking, np.nan)) if lacking else df
+            if not lacking: yield df; continue                                 # (not `assign`: a column may be named 'self')
+            yield pd.concat([df, pd.DataFrame(np.nan, index=df.index, columns=lacking)], axis=1)
     return batches
 
 # %% ../nbs/08_mining.ipynb #2795fe58
