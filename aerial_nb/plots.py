@@ -69,7 +69,7 @@ def scatter(
     c = used.get('min_confidence') if min_confidence is None else min_confidence
     if s is not None and s is not False: ax.axvline(s, color='grey', ls='--', lw=1)
     if c is not None and c is not False: ax.axhline(c, color='grey', ls='--', lw=1)
-    ax.set(xlabel='support', ylabel='confidence', title=f'{len(rules):,} rules')
+    ax.set(xlabel='support', ylabel='confidence', title=f'{len(rules):,} rule' + 's' * (len(rules) != 1))
     return ax
 
 # %% ../nbs/13_plots.ipynb #8a4ebc83
@@ -189,7 +189,7 @@ def item_graph(
     for i, (x, y) in at.items():
         ax.text(1.08 * x, 1.08 * y, _short(i), ha='left' if x > 0.01 else 'right' if x < -0.01 else 'center', va='center', fontsize=8)
     if len(r): ax.figure.colorbar(pts, ax=ax, label=label, shrink=0.5)
-    ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f"the {len(r)} rules of {'least' if by == 'p_value' else 'highest'} {by}")
+    ax.set(xlim=(-1.7, 1.7), ylim=(-1.3, 1.3), aspect='equal', title=f"the {len(r)} rule{'s' * (len(r) != 1)} of {'least' if by == 'p_value' else 'highest'} {by}")
     ax.axis('off')
     return ax
 

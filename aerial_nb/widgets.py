@@ -116,10 +116,10 @@ def _draw(r: Reading, ax):
     ax.hlines(np.full((~mf).sum(), r.tau_c), lo[~mf], hi[~mf], colors=_ORANGE, linestyles=':',
               label=f'τc = {r.tau_c:.2f}')
     ax.vlines(enc.starts[1:-1] - 0.5, 0, 1.05, colors='0.85', lw=0.8)
-    ax.set_xticks(x, [c for cs in enc.categories for c in cs], fontsize=7, rotation=90)
+    ax.set_xticks(x, [c for cs in enc.categories for c in cs], fontsize=7, rotation=90, parse_math=False)  # `$` as itself
     tr = blended_transform_factory(ax.transData, ax.transAxes)
     for f, a, b in zip(enc.features, enc.starts[:-1], enc.starts[1:]):
-        ax.text((a + b - 1) / 2, 1.02, f, transform=tr, ha='center', fontsize=7)
+        ax.text((a + b - 1) / 2, 1.02, f, transform=tr, ha='center', fontsize=7, parse_math=False)
     ax.set(ylim=(0, 1.05), xlim=(-0.6, len(x) - 0.4), ylabel='probability')
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
@@ -274,11 +274,11 @@ def _draw_consequents(r: Reading, tab: pd.DataFrame, ax):
             label='model probability')
     ax.plot(tab.confidence, y, 'o', color='k', ms=4, label='exact confidence')
     ax.axvline(r.tau_c, color=_ORANGE, ls=':', label=f'τc = {r.tau_c:.2f}')
-    ax.set_yticks(y, tab.consequent, fontsize=7)
+    ax.set_yticks(y, tab.consequent, fontsize=7, parse_math=False)   # `price=$10_$20` as written
     names = [r.encoder.items[i] for i in r.marked]
     ax.set(xlim=(0, 1.02), xlabel='probability / confidence')
     ax.set_title(f'{rule_text(names, ["?"]) if names else "nothing marked -> ?"}  '
-                 f'(τa check {"✓" if r.passes else "✗"})', fontsize=8)
+                 f'(τa check {"✓" if r.passes else "✗"})', fontsize=8, parse_math=False)
     ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1, 1), frameon=False)
     return ax
 
