@@ -137,14 +137,15 @@ def grouped_matrix(
     gx = c.groupby('group').lift.median().sort_values(ascending=False, kind='stable')
     cy = c.groupby('consequent').lift.median().sort_values(kind='stable')
     x, y = c.group.map({g: i for i, g in enumerate(gx.index)}), c.consequent.map({k: i for i, k in enumerate(cy.index)})
-    ax = ax or plt.subplots(figsize=(3 + 0.42 * len(gx), 2.5 + 0.3 * len(cy)), layout='constrained')[1]
+    labels = c.drop_duplicates('group').set_index('group')
+    n = labels.group_rules.astype(int)
+    xt = [_short(f'{n[g]} rule{"s" * bool(n[g] != 1)}: {labels.name[g]}', 60) for g in gx.index]
+    ax = ax or plt.subplots(figsize=(3 + 0.42 * len(gx), 1.5 + 0.3 * len(cy) + 0.07 * max(map(len, xt), default=0)),
+                            layout='constrained')[1]                    # room for the upright group names below
     v, cm, label = _colours(c.lift, cmap, 'lift (median)')
     pts = ax.scatter(x, y, s=500 * c.support / max(c.support.max(), 1e-12), c=v, cmap=cm, edgecolors='0.3', lw=0.5)
     if len(c): ax.figure.colorbar(pts, ax=ax, label=label, shrink=0.8)
-    labels = c.drop_duplicates('group').set_index('group')
-    n = labels.group_rules.astype(int)
-    ax.set_xticks(range(len(gx)), [_short(f'{n[g]} rule{"s" * bool(n[g] != 1)}: {labels.name[g]}', 60) for g in gx.index],
-                  rotation=90, fontsize=8)
+    ax.set_xticks(range(len(gx)), xt, rotation=90, fontsize=8)
     ax.set_yticks(range(len(cy)), [_short(k) for k in cy.index], fontsize=8)
     ax.set(xlim=(-0.6, len(gx) - 0.4), ylim=(-0.6, len(cy) - 0.4), xlabel='antecedent groups (bubble area: support)',
            title=f'{int(c.rules.sum()):,} of {len(rules):,} rules')
