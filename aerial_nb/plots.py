@@ -107,7 +107,7 @@ def matrix_cells(
     seed: int = 0,         # seeds the grouping
 ) -> pd.DataFrame:         # a row per bubble: group, group name, consequent, rules, median support and lift
     "The bubbles of the grouped matrix, as a table: antecedents grouped by k-means on their lift towards each consequent."
-    rules = rule_table(rules)
+    rules = rule_table(rules).reset_index(drop=True)                   # rule sets stacked by concat repeat their index
     check_number(groups, 'groups', 1, whole=True); check_number(consequents, 'consequents', 1, whole=True)
     cons = rules.consequents.map(lambda s: ' & '.join(sorted(s)))
     n = cons.value_counts()
@@ -174,6 +174,7 @@ def item_graph(
     rules = rule_table(rules)
     check_number(top, 'top', 1, whole=True)
     if by not in rules: raise ValueError(f'by: {by!r} is not a column of the rules')
+    if not pd.api.types.is_numeric_dtype(rules[by]): raise ValueError(f'by: {by!r} is not a column of numbers')
     r = rules.sort_values([by, 'support'], ascending=[by == 'p_value', False], kind='stable').head(top)
     items = sorted(set().union(*r.antecedents, *r.consequents))
     turn = 2 * np.pi * np.arange(len(items)) / max(len(items), 1)
@@ -202,9 +203,11 @@ class RuleSetExplorer:
         top: int = 15,       # the rules listed: the first by lift
     ):
         import ipywidgets as widgets
+        check_number(top, 'top', 1, whole=True)
         self.rules, self.top = rule_table(rules), top
-        lo = {k: float(self.rules[k].min()) if len(self.rules) else 0.0 for k in ('support', 'confidence', 'lift')}
-        hi = {k: float(self.rules[k].max()) if len(self.rules) else 1.0 for k in lo}
+        finite = {k: self.rules[k].to_numpy(float)[np.isfinite(self.rules[k].to_numpy(float))] for k in ('support', 'confidence', 'lift')}
+        lo = {k: float(v.min()) if len(v) else 0.0 for k, v in finite.items()}    # an infinite lift: no end to a slider
+        hi = {k: float(v.max()) if len(v) else 1.0 for k, v in finite.items()}
         self.sliders = {k: widgets.FloatSlider(value=lo[k], min=lo[k], max=max(hi[k], lo[k] + 1e-3), step=(hi[k] - lo[k]) / 100 or 1e-3,
                                                description=f'min {k}', continuous_update=False, readout_format='.3f')
                         for k in lo}

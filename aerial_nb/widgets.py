@@ -18,7 +18,7 @@ from IPython import get_ipython
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from .encoding import Encoder
+from .encoding import Encoder, check_number
 from .autoencoder import Model, train
 from .extraction import Rules, check_tau, extract_rules, test_vectors
 from .bitsets import item_bits, itemset_counts
@@ -293,6 +293,7 @@ def plot_consequents(
     ax=None,             # matplotlib axes (default: a new small figure)
 ):                       # the axes
     "The model's most probable consequents of `antecedent` as bars, with the exact confidence of each rule as dots."
+    check_number(top, 'top', 1, whole=True)
     r = read_vector(model, antecedent, tau_a, tau_c)
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 0.22 * top + 0.9))
     return _draw_consequents(r, consequent_table(r, X, top), ax)
