@@ -19,9 +19,9 @@ from . import forward
 # %% auto #0
 __all__ = ['MISSING', 'EXACT', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
            'OFF', 'value_label', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges',
-           'bin_labels', 'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'column_fits',
-           'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions', 'zero_one',
-           'present_items', 'transactions']
+           'bin_labels', 'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'with_missing',
+           'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions',
+           'zero_one', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -565,6 +565,13 @@ def _named(df: pd.DataFrame, names: list) -> list:
     "The columns of `df` that `names` name, by the name or by its text (a CSV's column '2' is named 2 too); others as given."
     text = {str(c): c for c in df.columns}
     return [n if n in df.columns else text.get(str(n), n) for n in names]
+
+# %% ../nbs/02_encoding.ipynb #a961509d
+def with_missing(df: pd.DataFrame, names: list) -> pd.DataFrame:
+    "`df` with those of `names` it lacks (by name or its text) added as columns of missing cells (not `assign`: a name may be 'self')."
+    have = {str(c) for c in df.columns}
+    lacking = [n for n in names if str(n) not in have]
+    return pd.concat([df, pd.DataFrame(np.nan, index=df.index, columns=lacking)], axis=1) if lacking else df
 
 # %% ../nbs/02_encoding.ipynb #64928190
 def column_fits(

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .encoding import Encoder, is_transactions, transactions
+from .encoding import Encoder, is_transactions, transactions, with_missing
 from .persist import write_text
 from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, unknown_values, fisher_greater, rule_metrics, rules_to_frame
 
@@ -223,9 +223,7 @@ def covered(
     if own: enc = Encoder.fit(table)
     names = {str(c) for c in table.columns}
     sets = _antecedent_items(rules, enc, names, baskets, own)
-    absent = [f for f in enc.features if f not in names]   # columns no rule asks about, items no basket holds: missing
-    X = enc.transform(pd.concat([table, pd.DataFrame(np.nan, index=table.index, columns=absent)], axis=1) if absent else table,
-                      unknown='ignore')                               # (not `assign`: a column may be named 'self')
+    X = enc.transform(with_missing(table, enc.features), unknown='ignore')   # columns no rule asks about, items no basket holds
     if not (baskets or own): _unknown_values(enc, table, X, sets)
     out = covers(X, _padded([s if s is not None else [] for s in sets]))
     out &= np.array([s is not None for s in sets], bool)

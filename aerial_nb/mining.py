@@ -17,7 +17,7 @@ from statistics import NormalDist
 from tqdm import tqdm
 
 from .encoding import (ENCODER_OPTIONS, MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
-                                codes_like, is_transactions, transactions, value_label, zero_one)
+                                codes_like, is_transactions, transactions, value_label, with_missing, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
@@ -1665,11 +1665,9 @@ def _filled(read, features: list, used: set):
     def batches(rows):
         for df in read(rows):
             names = {str(c) for c in df.columns}
-            lacking = [f for f in features if f not in names]
-            if any(f in used for f in lacking):
-                raise KeyError(f'the table lacks the encoded column(s) {[f for f in lacking if f in used]}, which the rule uses')
-            if not lacking: yield df; continue                                 # (not `assign`: a column may be named 'self')
-            yield pd.concat([df, pd.DataFrame(np.nan, index=df.index, columns=lacking)], axis=1)
+            lacking = [f for f in features if f in used and f not in names]
+            if lacking: raise KeyError(f'the table lacks the encoded column(s) {lacking}, which the rule uses')
+            yield with_missing(df, features)
     return batches
 
 # %% ../nbs/08_mining.ipynb #2795fe58
