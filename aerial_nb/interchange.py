@@ -51,7 +51,7 @@ def to_arules(
     strip: str = None,     # a suffix to take off item names ('=1' for transactions)
 ) -> str | None:           # the text, when no path is given
     "The rules as arules' `write()` gives them: a quoted CSV of `{a,b} => {c}`, support, confidence, coverage, lift, count."
-    check_item_sets(rules)
+    rules = check_item_sets(rules)
     lacking = [c for c in ('support', 'confidence', 'antecedent support', 'lift') if c not in rules]
     if lacking: raise ValueError(f'rules lacks the column(s) {lacking} that arules writes; give the table `mine` returns')
     unclear = sorted(x for x in {x for s in (*rules.antecedents, *rules.consequents) for x in _names(s, strip)} if not _readable(x))
@@ -100,7 +100,7 @@ def to_mlxtend(
     strip: str = None,    # a suffix to take off item names ('=1' for transactions: mlxtend names them by column)
 ) -> pd.DataFrame:        # antecedents, consequents (frozensets), then mlxtend's metric columns
     "The rules in mlxtend's layout, with its column names and nothing else."
-    check_item_sets(rules)
+    rules = check_item_sets(rules)
     out = pd.DataFrame({'antecedents': [frozenset(_names(a, strip)) for a in rules.antecedents],
                         'consequents': [frozenset(_names(c, strip)) for c in rules.consequents]})
     return out.join(rules[[c for c in METRICS if c in rules]].reset_index(drop=True))
@@ -208,6 +208,7 @@ def covered(
 ) -> pd.DataFrame:          # (rows, rules) bool: row i holds every antecedent item of rule j
     ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
      "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
+    if isinstance(rules, pd.DataFrame): rules = check_item_sets(rules, ['antecedents'])
     if not isinstance(rules, pd.DataFrame) or 'antecedents' not in rules:
         raise TypeError('rules must be a rule table (mine\'s, with antecedents); give it first: covered(rules, data)')
     if is_rule_table(data): raise ValueError('data is a table of rules, not rows: covered(rules, data) asks which rows of data '
@@ -215,7 +216,6 @@ def covered(
     if not (isinstance(data, pd.DataFrame) or is_transactions(data)):
         raise TypeError(f'data must be rows (a DataFrame, or transactions), got {type(data).__name__}'
                         + ('; read a file first, e.g. read_table(path)' if isinstance(data, (str, Path)) else ''))
-    check_item_sets(rules, ['antecedents'])
     baskets = is_transactions(data)
     table = transactions(data) if baskets else data
     enc = encoder if encoder is not None else rules.attrs.get('encoder')

@@ -28,12 +28,12 @@ def rule_table(
      "confidence and lift as numbers.")
     if not isinstance(rules, pd.DataFrame):
         raise TypeError(f'rules must be a DataFrame of rules, got {type(rules).__name__}')
+    rules = check_item_sets(rules)
     missing = [c for c in _NEED if c not in rules]
     if missing: raise ValueError(f'rules lacks the column(s) {missing}; give the table `mine` returns')
     text = [c for c in _NEED[2:] if not pd.api.types.is_numeric_dtype(rules[c]) or pd.api.types.is_bool_dtype(rules[c])]
     if text: raise ValueError(f'rules: {text[0]} holds {rules[text[0]].dtype} values, not numbers; convert it '
                               f"(e.g. pd.to_numeric(rules[{text[0]!r}]))")
-    check_item_sets(rules)
     named = lambda s: all(isinstance(i, str) for i in s)
     if all(rules[c].map(named).all() for c in _NEED[:2]): return rules
     return rules.assign(**{c: rules[c].map(lambda s: frozenset(map(str, s))) for c in _NEED[:2]})   # attrs kept

@@ -179,9 +179,13 @@ def rules_to_frame(
 def check_item_sets(
     rules: pd.DataFrame,                          # a rule (or itemset) table
     columns=('antecedents', 'consequents'),       # its columns of item sets
-) -> pd.DataFrame:                                # the same table
+) -> pd.DataFrame:                                # the same table (no rule: with the rule columns)
     ("Refuse a table whose item columns do not hold sets of item names: a rules file read back as text (each text "
-     "would be taken as a set of characters), or lists.")
+     "would be taken as a set of characters), or lists. A table of no row and no column is no rule: an empty "
+     "result written as JSON (a list of no record) reads back so.")
+    if isinstance(rules, pd.DataFrame) and rules.shape == (0, 0):
+        return pd.DataFrame({**{c: pd.Series(dtype=object) for c in ('antecedents', 'consequents')},
+                             **{m: pd.Series(dtype=float) for m in METRICS}})
     for c in columns:
         if c not in rules or not len(rules): continue
         bad = ~rules[c].map(lambda s: isinstance(s, (set, frozenset))).to_numpy(bool)
