@@ -113,9 +113,9 @@ def matrix_cells(
     n = cons.value_counts()
     kept = sorted(n.index, key=lambda c: (-n[c], c))[:consequents]
     r = rules[cons.isin(kept)].assign(consequent=cons, antecedent=rules.antecedents.map(lambda s: tuple(sorted(s))))
-    P = r.pivot_table(index='antecedent', columns='consequent', values='lift', aggfunc='max', fill_value=0)
+    P = r.assign(lift=r.lift.fillna(0)).pivot_table(index='antecedent', columns='consequent', values='lift', aggfunc='max', fill_value=0)
     M = P.to_numpy(float)                                         # an infinite lift: grouped as very high; none: as 0
-    M = np.where(np.isnan(M), 0, np.where(np.isinf(M), 2 * np.abs(M[np.isfinite(M)]).max(initial=1.0), M))
+    M = np.where(np.isinf(M), 2 * np.abs(M[np.isfinite(M)]).max(initial=1.0), M)
     g = _kmeans(M, groups, seed) if len(M) > groups else np.arange(len(M))
     r['group'] = r.antecedent.map(dict(zip(P.index, g)))
     cells = r.groupby(['group', 'consequent']).agg(rules=('lift', 'size'), support=('support', 'median'),
@@ -230,7 +230,8 @@ def update(self: RuleSetExplorer):
     fig, ax = plt.subplots(figsize=(5, 3.6), layout='constrained')
     ax.scatter(r.support[~keep], r.confidence[~keep], s=10, color='0.8', edgecolors='none')
     scatter(self.selected, ax=ax)
-    ax.set_title(f'{len(self.selected):,} of {len(r):,} rules')
+    unknown = int(r.lift.isna().sum())                           # no lift passes a least lift: said, not hidden
+    ax.set_title(f'{len(self.selected):,} of {len(r):,} rules' + (f' ({unknown:,} without a lift left out)' if unknown else ''))
     buf = BytesIO(); fig.savefig(buf, format='png', dpi=80); plt.close(fig)
     self.image.value = buf.getvalue()
     best = self.selected.sort_values('lift', ascending=False, kind='stable').head(self.top)
