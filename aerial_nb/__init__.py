@@ -18,8 +18,8 @@ FACE = {   # public name -> the module that defines it
                      'fit_rules', 'mine', 'mine_itemsets', 'verified_itemsets', 'verify_rule'], 'mining'),
     **dict.fromkeys(['synthetic_table'], 'synthetic'),
     **dict.fromkeys(['load_model', 'save_model', 'write_frame'], 'persist'),
-    **dict.fromkeys(['RuleExplorer', 'TestVectorWidget', 'plot_probs'], 'widgets'),
-    **dict.fromkeys(['RuleSetExplorer', 'grouped_matrix', 'item_graph', 'scatter'], 'plots'),
+    **dict.fromkeys(['RuleExplorer', 'TestVectorWidget', 'plot_consequents', 'plot_probs', 'read_vector'], 'widgets'),
+    **dict.fromkeys(['RuleSetExplorer', 'grouped_matrix', 'item_graph', 'matrix_cells', 'scatter'], 'plots'),
     **dict.fromkeys(['RuleClassifier'], 'classifier'),
     **dict.fromkeys(['covered', 'from_mlxtend', 'read_arules', 'to_arules', 'to_mlxtend'], 'interchange'),
 }
