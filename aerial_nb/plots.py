@@ -4,6 +4,7 @@
 
 # %% ../nbs/13_plots.ipynb #0f6c4a3f
 from __future__ import annotations
+import inspect
 from io import BytesIO
 
 import matplotlib.pyplot as plt
@@ -244,11 +245,25 @@ def _html(text: str) -> str:
     return html.escape(text)
 
 # %% ../nbs/13_plots.ipynb #bdc3976f
+def _like(f):
+    "Give a method of the accessor `f`'s signature (after `self`, without `f`'s first argument, the rules) and docs."
+    def dress(method):
+        sig = inspect.signature(f)
+        method.__signature__ = sig.replace(parameters=[inspect.Parameter('self', inspect.Parameter.POSITIONAL_ONLY),
+                                                       *list(sig.parameters.values())[1:]])
+        method.__doc__ = f.__doc__
+        return method
+    return dress
+
 @pd.api.extensions.register_dataframe_accessor('aerial')
 class RulesAccessor:
     "`rules.aerial.scatter()`, `.matrix()`, `.graph()`, `.explore()`: the plots of this module on a rule table."
     def __init__(self, rules: pd.DataFrame): self._rules = rules
-    def scatter(self, **kwargs): return scatter(self._rules, **kwargs)
-    def matrix(self, **kwargs): return grouped_matrix(self._rules, **kwargs)
-    def graph(self, **kwargs): return item_graph(self._rules, **kwargs)
-    def explore(self, **kwargs): return RuleSetExplorer(self._rules, **kwargs)
+    @_like(scatter)
+    def scatter(self, *args, **kwargs): return scatter(self._rules, *args, **kwargs)
+    @_like(grouped_matrix)
+    def matrix(self, *args, **kwargs): return grouped_matrix(self._rules, *args, **kwargs)
+    @_like(item_graph)
+    def graph(self, *args, **kwargs): return item_graph(self._rules, *args, **kwargs)
+    @_like(RuleSetExplorer)
+    def explore(self, *args, **kwargs): return RuleSetExplorer(self._rules, *args, **kwargs)
