@@ -12,6 +12,7 @@ import pandas as pd
 
 from .encoding import Encoder, is_transactions, transactions, with_missing
 from .persist import write_text
+from .streaming import as_frame
 from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, unknown_values, fisher_greater, rule_metrics, rules_to_frame
 
 # %% auto #0
@@ -209,6 +210,7 @@ def covered(
     ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
      "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
     if isinstance(rules, pd.DataFrame): rules = check_item_sets(rules, ['antecedents'])
+    data = as_frame(data)                                            # polars, pyarrow...: as pandas
     if not isinstance(rules, pd.DataFrame) or 'antecedents' not in rules:
         raise TypeError('rules must be a rule table (mine\'s, with antecedents); give it first: covered(rules, data)')
     if is_rule_table(data): raise ValueError('data is a table of rules, not rows: covered(rules, data) asks which rows of data '

@@ -23,7 +23,7 @@ from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item
 from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
                                data_bits, fisher_greater, is_rule_table, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
-from .streaming import SAMPLE_ROWS, Scan, Source, open_table, peak_memory_mb, scan_table
+from .streaming import SAMPLE_ROWS, Scan, Source, as_frame, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
@@ -1308,7 +1308,7 @@ def _target_columns(target) -> set:
 def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, seed, progress, data_dir, na_values,
           client, check, presence=None, target=None) -> Scan:
     "The table read for mining, in two passes (on a Dask cluster's workers when `client` is given)."
-    options, remote = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), ()
+    options, remote, data = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), (), as_frame(data)
     if is_rule_table(data): raise ValueError('data is a table of rules (antecedents, consequents), not rows: give the table '
                                              'the rules are to be mined from')
     if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
@@ -1351,7 +1351,7 @@ RULE_CHECKS = ("Every rule returned passes these checks on exact counts: verifie
 # %% ../nbs/08_mining.ipynb #865e9082
 @delegates(check_thresholds, keep=True)
 def mine(
-    data,                         # a DataFrame, baskets or a sparse matrix (`transactions`), a CSV or Parquet file, folder or glob, `uci:NAME`, `demo`
+    data,                         # a DataFrame (pandas, polars, pyarrow...), baskets or a sparse matrix (`transactions`), a CSV or Parquet file, folder or glob, `uci:NAME`, `demo`
     max_antecedents: int = None,  # the longest antecedent, the paper's a (default 2; 1 on a table of two features)
     method: str = 'auto',         # 'auto' (exact where affordable, the model's proposals elsewhere), 'exact' or 'model'
     target=None,                  # class column(s): classification rules
@@ -1685,7 +1685,7 @@ def verify_rule(
 ) -> dict:                    # antecedent_prob, consequent_prob, holds; with data: support, confidence, lift, p_value, holds_on_data
     "A model's verdict on one rule, from one forward pass, and with `data` the rule counted exactly on it."
     from aerial_nb.extraction import verify
-    from aerial_nb.streaming import open_table, scan
+    from aerial_nb.streaming import as_frame, open_table, scan
     if isinstance(model, (str, Path)):                              # a saved model: read (and checked) first
         from aerial_nb.persist import load_model
         model = load_model(model)
@@ -1701,6 +1701,7 @@ def verify_rule(
                       else "the counts on the data decide"),
                       MiningWarning, stacklevel=2)
     if data is None: return out
+    data = as_frame(data)                                               # polars, pyarrow...: as pandas
     marks = enc.marks                                                   # presence columns (`col=1`)
     if is_transactions(data): data = transactions(data)                # as `mine` reads them: items present only
     elif marks and isinstance(data, pd.DataFrame): data = transactions(data, presence=[f for f in marks if f in data])

@@ -22,8 +22,8 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
            'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
-           'parquet_files', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan', 'floor_bins',
-           'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
+           'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan',
+           'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -471,9 +471,21 @@ def parquet_files(
         raise ValueError(f'{spec} is not a Parquet file (.parquet or .pq)')
     return [spec]
 
+# %% ../nbs/04_streaming.ipynb #b807143c
+def as_frame(
+    data,   # any table or other input
+):          # a pandas DataFrame for a table of another library, else `data` as it is
+    ("A table of another library (polars, pyarrow, modin, cuDF...: anything that speaks the dataframe interchange "
+     "protocol, `__dataframe__`) as a pandas DataFrame, by its own `to_pandas` where it has one.")
+    if isinstance(data, pd.DataFrame) or not hasattr(data, '__dataframe__'): return data
+    frame = data.to_pandas() if callable(getattr(data, 'to_pandas', None)) else pd.api.interchange.from_dataframe(data)
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
+    return frame
+
 # %% ../nbs/04_streaming.ipynb #25c704e1
 def open_table(
-    spec,                   # a DataFrame (or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
+    spec,                   # a DataFrame (pandas, or any `as_frame` reads; or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
     data_dir: str = None,   # another copy of the UCI tables, for `uci:NAME`
     na_values=None,         # cell texts that mean "missing" (default: `NA_VALUES` for CSV files, none for other tables)
 ) -> Source:
@@ -483,6 +495,7 @@ def open_table(
         raise (ValueError if isinstance(data_dir, str) else TypeError)(
             f'data_dir must be the path of a folder, got {data_dir!r}')
     if isinstance(spec, Source): return spec
+    spec = as_frame(spec)                                       # polars, pyarrow...: as pandas reads them
     if isinstance(spec, pd.DataFrame): return _frame(spec, na_values=na_values)
     if not isinstance(spec, (str, os.PathLike)):
         raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {type(spec).__name__}'
