@@ -8,7 +8,7 @@ command with values of the wrong kind or range, every field of a saved model edi
 (hypothesis), random bytes as a table, random Parquet schemas, every public mining function's
 parameters with wrong types and values.
 """
-import bz2, contextlib, gzip, hashlib, io, json, lzma, math, random, shutil, warnings, zipfile
+import bz2, contextlib, gzip, hashlib, io, json, lzma, math, random, re, shutil, warnings, zipfile
 from pathlib import Path
 
 import numpy as np
@@ -454,9 +454,24 @@ def test_closed_stdout():
     refused(p.returncode, p.stderr, 'standard output')
 
 
-def test_ctrl_c_while_starting():
+def _started(argv: list):
+    "`argv` started with Ctrl-C ignored, once it has put its own handler in place (Linux shows it in /proc; elsewhere: after 1 s)."
     import signal, subprocess, time
-    p = subprocess.Popen(_script() + ['mine', 'demo', '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    status, deadline = Path(f'/proc/{p.pid}/status'), time.monotonic() + 60
+    if not status.parent.exists(): time.sleep(1.0); return p
+    while time.monotonic() < deadline and p.poll() is None:
+        try: caught = re.search(r'SigCgt:\s*([0-9a-f]+)', status.read_text())
+        except OSError: break                                          # it ended meanwhile
+        if caught and int(caught[1], 16) >> (signal.SIGINT - 1) & 1: return p
+        time.sleep(0.005)
+    pytest.fail(f'{argv} never put a Ctrl-C handler in place')
+
+
+def test_ctrl_c_while_starting():
+    import signal, time
+    p = _started(_script() + ['mine', 'demo', '--quiet'])
     time.sleep(0.3); p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode in (130, 0), (p.returncode, err)               # 0 only if it had already finished
@@ -465,12 +480,11 @@ def test_ctrl_c_while_starting():
 
 def test_ctrl_c_while_a_csv_is_read(tmp_path):
     "Ctrl-C while pandas reads (and decompresses) a large CSV file is an interrupt, not a malformed file."
-    import signal, subprocess, time
+    import signal, time
     rows = b'x,p,1\ny,q,2\nz,p,3\nx,q,4\n' * 1_000_000
     (tmp_path/'big.csv.gz').write_bytes(gzip.compress(b'a,b,c\n' + rows, compresslevel=1))
     for delay in (1.5, 3.0, 6.0):                                   # until the interrupt comes after start-up
-        p = subprocess.Popen(_script() + ['info', str(tmp_path/'big.csv.gz'), '--quiet'], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        p = _started(_script() + ['info', str(tmp_path/'big.csv.gz'), '--quiet'])
         time.sleep(delay); p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=120)
         assert p.returncode == 130, (p.returncode, err)               # the whole table takes longer than that to read
