@@ -120,7 +120,7 @@ ENCODING = ['bins', 'binning', 'categorical', 'numeric', 'missing', 'max_distinc
 def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
     "The options every command that reads a table has: the table, where UCI tables live, missing spellings, output."
     p.add_argument('data', help='a CSV file (plain, or compressed: .gz, .bz2, .xz, .zip), a Parquet file (or a folder or glob of '
-                   'Parquet files), uci:NAME (' + ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
+                   'Parquet files), - (standard input), uci:NAME (' + ', '.join(UCI_DATASETS) + ', or any UCI id), or demo')
     p.add_argument('--data-dir', default=None,
                    help="another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)")
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT', action='extend',

@@ -20,7 +20,7 @@ from .datasets import load_uci, weather_beverage
 from .bitsets import BitTable, code_bits, item_counts
 
 # %% auto #0
-__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'BAR_DELAY',
+__all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'HIDDEN', 'BAR_DELAY',
            'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
            'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan',
            'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
@@ -172,7 +172,10 @@ def _not_parquet(path: str, e: Exception) -> str:
     if not head: return f'{path} is empty'
     kind = next((k for magic, k in COMPRESSED.items() if head.startswith(magic)), None)
     if kind: return f'{path} is {kind}-compressed, not a Parquet file'
-    if not head.startswith(b'PAR1') and b'\x00' not in head: return f'{path} holds text, not Parquet (a CSV file? name it .csv)'
+    if not head.startswith(b'PAR1') and b'\x00' not in head:
+        if Path(path).suffix.lower() in ('.parquet', '.pq'): return f'{path} holds text, not Parquet (a CSV file? name it .csv)'
+        return (f'{path} holds text, not Parquet: a folder or glob is read as Parquet files; give a CSV file by its '
+                'own name, one at a time (or write the files as Parquet)')
     return f'cannot read {path}: {(str(e).strip().splitlines() or [type(e).__name__])[0]}'
 
 # %% ../nbs/04_streaming.ipynb #41bc6b1d
@@ -422,6 +425,8 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
     try: first = next((row for row in lines if row), [])
     except csv.Error: first = []                                    # a cell over the csv module's limit: pandas reads it
+    if not header and first:                                         # pandas would name the columns by the first row
+        raise ValueError(f'the first line of {name} is blank: the column names must be on the first line')
     if len(first) > len(header):                                    # pandas would take the first fields as row labels
         raise ValueError(f'{name}: line {lines.line_num:,} has {len(first)} fields, but the first line names '
                          f'{len(header)} columns')
@@ -443,23 +448,35 @@ def is_glob(spec) -> bool:
     "Whether `spec` is a pattern of file names: it holds `*`, `?` or `[`, and no file or folder is named so as written."
     return any(ch in str(spec) for ch in '*?[') and not os.path.lexists(str(spec))
 
+HIDDEN = ('.', '_')   # files and folders inside a Parquet folder whose names start so are not the table's
+
 def parquet_files(
     spec,        # a Parquet file, a folder of Parquet files (searched recursively) or a glob
 ) -> list:       # the files' paths, in the order their rows are read
-    "The Parquet files `spec` names, in the order a table made of them is read; a folder that cannot be read is named."
+    ("The Parquet files `spec` names, in the order a table made of them is read; a folder that cannot be read is named. "
+     "In a folder, names starting with `HIDDEN` are passed over (a job's `_temporary/` and `_SUCCESS`, `.trash/`, macOS' "
+     "`._x.parquet`), as pyarrow, pandas, Spark and Dask do, and so are those a glob's wildcards match (`**`: any depth).")
     spec = str(spec)
     path = Path(spec)
     if is_glob(spec):
-        files = sorted(glob.glob(spec))
-        if not files: raise FileNotFoundError(f'no file matches {spec}')
+        literal = set(Path(spec).parts)                                # `**`: any depth, as in a shell with globstar
+        files = sorted(f for f in glob.glob(spec, recursive=True)      # a name the pattern matched, not wrote, is
+                       if not any(p.startswith(HIDDEN) and p not in literal for p in Path(f).parts))   # passed over as in a folder
+        if not files: raise FileNotFoundError(f'no file matches {spec}' + (' (names starting with . or _ are passed over)'
+                                                                          if glob.glob(spec, recursive=True) else ''))
+        folder = next((f for f in files if os.path.isdir(f)), None)
+        if folder: raise ValueError(f'{spec} matches the folder {folder}; a glob names files (e.g. {os.path.join(folder, "*.parquet")})')
         return files
     try: exists, folder = path.exists(), path.is_dir()
     except OSError as e: raise ValueError(f'cannot read {spec} ({e.strerror})') from None   # a folder on the way is locked
     if not exists: raise FileNotFoundError(f'no such file: {spec}')
     if folder:
         def unreadable(e: OSError): raise ValueError(f'cannot read the folder {e.filename} ({e.strerror})')
-        found = [Path(root)/n for root, _, names in os.walk(path, onerror=unreadable) for n in names]
-        files = sorted(f for f in found if f.name.endswith('.parquet')) + sorted(f for f in found if f.name.endswith('.pq'))
+        found = []
+        for root, dirs, names in os.walk(path, onerror=unreadable):   # as pyarrow, pandas, Spark and Dask read a folder:
+            dirs[:] = [d for d in dirs if not d.startswith(HIDDEN)]    # not a job's _temporary/, nor .trash/ or ._x
+            found += [Path(root)/n for n in names if not n.startswith(HIDDEN)]
+        files = [f for kind in ('.parquet', '.pq') for f in sorted(f for f in found if f.suffix.lower() == kind)]
         if not files: raise ValueError(f'{spec} is a folder without Parquet files (.parquet or .pq)')
         keys = sorted({p.split('=')[0] for f in files for p in f.relative_to(path).parts[:-1] if '=' in p})
         if keys:                                      # hive partitions: a column's values are in the folder names only
@@ -504,6 +521,7 @@ def open_table(
     if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                   'uci:NAME or demo')
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
+    if spec == '-' and not os.path.lexists(spec): spec = '/dev/stdin'   # the usual name of standard input
     if spec.startswith('uci:'):                                 # a name, or any UCI id (downloaded)
         name = int(spec[4:]) if spec[4:].isdigit() else spec[4:]
         return _frame(load_uci(name, data_dir=data_dir), spec, na_values)
