@@ -264,6 +264,13 @@ def _numpy_backed(s: pd.Series) -> bool:
 # %% ../nbs/02_encoding.ipynb #f7e274c5
 def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
     "Codes of the bins `(e[k], e[k+1]]` each value of `s` falls in (-1 outside, -2 missing), and their labels."
+    kind = ('dates' if pd.api.types.is_datetime64_any_dtype(s) else 'durations' if pd.api.types.is_timedelta64_dtype(s)
+            else 'complex numbers' if pd.api.types.is_complex_dtype(s) else None)
+    if kind and s.isna().all(): return np.full(len(s), -2, np.int64), _interval_labels(edges)   # every cell missing
+    if kind:                                                         # pandas would read them as nanoseconds, or real parts
+        v = s.dropna().iloc[0]
+        raise ValueError(f'column {s.name!r} holds {kind}, such as {_shown(v.item() if isinstance(v, np.generic) else v)}, but its categories '
+                         f'are bins of numbers {_interval_labels(edges)[:2]}...')
     try: x = pd.to_numeric(s, errors='raise')
     except (ValueError, TypeError):                                  # text where the encoder has bins of numbers
         bad = s[pd.to_numeric(s, errors='coerce').isna() & s.notna()].iloc[0]
@@ -443,9 +450,13 @@ def _stray(c: ColumnFit, o: dict, distinct: int) -> str | None:
 PAPER_BINS = 10   # the paper's encoding: ten equal-frequency bins per numeric column, missing values as a category
 
 # %% ../nbs/02_encoding.ipynb #336299cc
-def _numbers_hint(name, v) -> str:
-    "How to give column `name`'s values (such as `v`) as numbers to bin them: dates, durations, numbers held as objects."
+def _numbers_hint(name, v, texts=()) -> str:
+    ("How to give column `name`'s values (such as `v`; some of its distinct values `texts`) as numbers to bin them: dates, "
+     "durations, numbers held as objects or written as text.")
     col = f'df[{name!r}]'
+    some = pd.Series(list(texts)[:50], dtype=object)
+    if len(some) and some.map(lambda t: isinstance(t, str)).all() and pd.to_numeric(some, errors='coerce').notna().all():
+        return "its texts are numbers: numbers=True reads them as numbers, to bin them; in mine, encoder_options={'numbers': True}"
     if isinstance(v, (datetime.date, np.datetime64)):
         return f"convert the dates to numbers to bin them, e.g. {col}.dt.year, or days since the first: ({col} - {col}.min()).dt.days"
     if isinstance(v, (datetime.timedelta, np.timedelta64)):
@@ -488,7 +499,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
     stray = _stray(c, o, len(distinct))
     if name in o['numeric'] and not numeric:
         held = 'text' if isinstance(c.first, str) else f'{type(c.first).__name__} values'
-        hint = '' if stray else _numbers_hint(name, c.first)
+        hint = '' if stray else _numbers_hint(name, c.first, distinct)
         raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds {held} such as {c.first!r}')
                          + (f'; {hint}' if hint else ''))
     if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
@@ -520,7 +531,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         labels = _interval_labels(e) if o['paper'] else bin_labels(e, with_inf(values), codes_like)
     else:
         if c.many or len(distinct) > o['max_categories']:
-            hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first)
+            hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first, distinct)
             raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it' + (f' ({hint})' if hint else ''))
