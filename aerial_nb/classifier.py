@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .encoding import Encoder
+from .encoding import MAX_CATEGORIES, Encoder
 from .mining import MiningWarning, fit_rules
 from .quality import covers, unknown_values
 
@@ -99,9 +99,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         min_confidence: float = 0.5,   # a rule's exact confidence at least this
         min_lift: float = 1.0,         # ... and its lift at least this
         floor: float = 0.02,           # its antecedent in at least this share of the training rows
-        alpha: float = 0.05,           # family-wise error rate of the significance test (1: no test)
+        alpha: float = 0.05,           # family-wise error rate of the significance test (0: no test)
         method: str = 'auto',          # how rules are found: 'auto', 'exact' or 'model' (see `mine`)
-        encoder_options: dict = None,  # `Encoder.fit`'s options (bins, categorical, numeric, missing, ...)
+        encoder_options: dict = None,  # `Encoder.fit`'s options (bins, categorical, numeric, numbers, missing, ...)
         random_state=None,             # seeds training where the model proposes rules: None (0), an int, a RandomState or Generator
     ):
         self.max_antecedents, self.min_confidence, self.min_lift, self.floor = max_antecedents, min_confidence, min_lift, floor
@@ -129,7 +129,7 @@ def _frame(self: RuleClassifier, X, y=None) -> tuple:
     if fitting: self.columns_ = own                       # the names the rules give the columns
     names = getattr(self, 'columns_', own)
     if not isinstance(X, pd.DataFrame): return pd.DataFrame(Xc, columns=names).infer_objects(), y
-    X = X.reset_index(drop=True)
+    X = X.reset_index(drop=True).infer_objects()    # numbers a pipeline hands over as objects (set_output): numbers
     return (X if fitting or hasattr(self, 'feature_names_in_') else X.set_axis(names, axis=1)), y
 
 # %% ../nbs/14_classifier.ipynb #77de94a5
@@ -143,14 +143,22 @@ def fit(self: RuleClassifier,
     y,     # (n,) class labels
 ):
     "Mine class rules from (X, y) and keep CBA's rule list of them; returns self."
+    options = self.encoder_options
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"encoder_options must be a dict of Encoder.fit's options, got {options!r}"[:200])
     table, y = self._frame(X, y)
     check_classification_targets(y)
     if CLASS in table: raise ValueError(f'X has a column named {CLASS!r}, the name the class takes; rename it')
     self.classes_, yi = np.unique(y, return_inverse=True)
     whole = table.assign(**{CLASS: yi.astype(str)})
     bins = max(self.floor, min(1.0, MIN_BIN_ROWS / len(whole)))         # a number's bins: enough rows for a rule
-    self.encoder_ = Encoder.fit(whole, categorical=[CLASS], **{'floor': bins, **(self.encoder_options or {})})
-    X1, rules = self.encoder_.transform(whole), None
+    options = {'floor': bins, **(options or {})}
+    named, most = options.get('categorical') or [], options.get('max_categories', MAX_CATEGORIES)
+    options['categorical'] = [CLASS, *([named] if isinstance(named, str) else named)]   # the class: a category of each label,
+    if isinstance(most, (int, np.integer)) and not isinstance(most, bool):              # however many (others: refused by name)
+        options['max_categories'] = max(most, len(self.classes_))
+    self.encoder_ = Encoder.fit(whole, **options)
+    X1, rules, self.summary_ = self.encoder_.transform(whole), None, None
     cls_items = self.encoder_.item_index([CLASS], features=True)
     if len(self.encoder_.features) > 1 and len(self.classes_) > 1:
         with warnings.catch_warnings():
@@ -221,6 +229,13 @@ def predict(self: RuleClassifier,
     "Each row's class: that of the first rule that covers it, else the default (the argmax of `predict_proba`)."
     proba = self.predict_proba(X)
     return self.classes_[proba.argmax(1)]
+
+@patch
+def predict_log_proba(self: RuleClassifier,
+    X,  # (n, k) rows with the columns of `fit`
+) -> np.ndarray:  # (n, classes) the log of `predict_proba` (-inf where a rule gives a class none of its rows had)
+    "The log of each row's class probabilities, as scikit-learn's classifiers give it."
+    with np.errstate(divide='ignore'): return np.log(self.predict_proba(X))
 
 # %% ../nbs/14_classifier.ipynb #bdc8aec7
 @patch(as_prop=True)
