@@ -532,6 +532,11 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
     else:
         if c.many or len(distinct) > o['max_categories']:
             hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first, distinct)
+            last = c.strays[-1][0] + 1 if c.strays else 0                  # texts that are not numbers, within `last` rows
+            if o['numbers'] and c.text and len(c.strays) > STRAYS and not c.coded and last >= 10 * len(c.strays):
+                hint = (f'its first {last:,} rows hold numbers but for {len(c.strays)} texts, such as row {c.strays[0][0] + 1} '
+                        f'{c.strays[0][1]!r}: if it is a column of numbers, correct them, or list them in na_values if '
+                        'they mean a missing value')
             raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it' + (f' ({hint})' if hint else ''))
