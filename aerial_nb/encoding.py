@@ -927,7 +927,7 @@ def transactions(
 ) -> pd.DataFrame:  # present items hold '1', absent ones are missing (no item under `missing='absent'`)
     ("Transactions as a table whose only items are the items present: `item=1`, never `item=0`; a column of a boolean "
      "frame or matrix that is never on (an unused category of `pd.get_dummies`) has no item, and is left out.")
-    if isinstance(data, pd.DataFrame) and not is_transactions(data):
+    if isinstance(data, pd.DataFrame) and (presence is not None or not is_transactions(data)):   # named: only those
         cols = [c for c in data.columns if zero_one(data[c])] if presence is True else check_names(presence, 'presence')
         return present_items(data, cols) if cols else data
     if isinstance(data, pd.DataFrame):

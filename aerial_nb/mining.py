@@ -787,6 +787,12 @@ def missed_rules(
     lost = np.flatnonzero(~np.isin(r.ante[:, 0] * D + r.cons, got.ante[:, 0] * D + got.cons))
     return len(lost), len(r), rule_text([enc.items[r.ante[lost[0], 0]]], [enc.items[r.cons[lost[0]]]]) if len(lost) else None
 
+# %% ../nbs/08_mining.ipynb #07d2fcb8
+def _near_constant(checks: Checks, enc: Encoder) -> dict:
+    "Each near-constant feature with the share of rows its common value holds in."
+    dom = np.flatnonzero(checks.dominant)
+    return {enc.features[enc.feature_of[i]]: round(float(checks.counts[i]) / checks.n, 4) for i in dom}
+
 # %% ../nbs/08_mining.ipynb #ab90db97
 def diagnose(
     found: int,          # rules returned
@@ -829,9 +835,15 @@ def diagnose(
             if moved and any('floor' in r['would_pass'] for r in near):       # the floor also sets 'auto' bins
                 text += (f"; a lower floor also cuts the number columns {moved} into finer bins, and a rule "
                          "may not pass then: keep these bins too (encoder_options={'edges': ...}, the encoder's edges)")
-        else: text += (('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
-                        '; no item allowed in an antecedent raises an allowed consequent')
-                       + (' (near-constant features aside)' if checks.dominant.any() else ''))
+        else:
+            near = _near_constant(checks, enc)
+            asked = {enc.features[f] for f in np.unique(enc.feature_of[checks.cons_ok])}
+            if asked and asked <= set(near):                              # a constant target, say: that is the cause
+                text += ('; every allowed consequent is of a near-constant feature (' + ', '.join(f'{f}: {near[f]:.0%} one value'
+                         for f in sorted(asked, key=str)) + f"), which no rule is kept for (near_constant={checks.th['near_constant']})")
+            else: text += (('; no item raises any other' if checks.ante_ok.all() and checks.cons_ok.all() else
+                            '; no item allowed in an antecedent raises an allowed consequent')
+                           + (' (near-constant features aside)' if checks.dominant.any() else ''))
     return text, NoRulesWarning
 
 # %% ../nbs/08_mining.ipynb #d35b18dd
@@ -937,12 +949,13 @@ def binned_joins(
 def _determines(a: np.ndarray, b: np.ndarray) -> bool:
     ("Whether the values `a` (codes in the order of the values) determine the values `b`, in a way that says something: "
      "`b` takes two values or more, and `a`'s values repeat (two rows each on average) or, in `a`'s order, `b` changes "
-     "value fewer than twice per value of `b` (a threshold on a number). Codes of -1 (missing) are left out.")
+     "value fewer than twice per value of `b` whose values repeat too (a threshold on a number, not a second measured number). "
+     "Codes of -1 (missing) are left out.")
     both = (a >= 0) & (b >= 0); a, b = a[both].astype(np.int64), b[both].astype(np.int64)
     ua, first = np.unique(a, return_index=True)
     nb = len(np.unique(b))
     if nb < 2 or len(np.unique(a * (b.max() + 1) + b)) != len(ua): return False
-    return 2 * len(ua) <= len(a) or np.count_nonzero(np.diff(b[first])) < 2 * nb
+    return 2 * len(ua) <= len(a) or (2 * nb <= len(b) and np.count_nonzero(np.diff(b[first])) < 2 * nb)
 
 def raw_functional(
     df: pd.DataFrame,  # the table as given: its own values, before binning
@@ -1029,12 +1042,6 @@ def find_rules(
                   removed=dict(checks.removed), near_constant=_near_constant(checks, enc), diagnosis=text,
                   extract_s=time.perf_counter() - t0, thresholds=dict(checks.th))
     return _rules(result, enc, max_antecedents, checks, model if isinstance(model, Trainer) else None, params)
-
-# %% ../nbs/08_mining.ipynb #07d2fcb8
-def _near_constant(checks: Checks, enc: Encoder) -> dict:
-    "Each near-constant feature with the share of rows its common value holds in."
-    dom = np.flatnonzero(checks.dominant)
-    return {enc.features[enc.feature_of[i]]: round(float(checks.counts[i]) / checks.n, 4) for i in dom}
 
 # %% ../nbs/08_mining.ipynb #f86f3e2c
 def _data(data, enc: Encoder) -> tuple:
@@ -1311,9 +1318,10 @@ def _read(data, paper: bool, floor: float, drop, encoder_options, sample_rows, s
     options, remote, data = dict(paper=paper, floor=floor, drop=drop, **(encoder_options or {})), (), as_frame(data)
     if is_rule_table(data): raise ValueError('data is a table of rules (antecedents, consequents), not rows: give the table '
                                              'the rules are to be mined from')
-    if is_transactions(data): data = transactions(data)     # baskets, a boolean frame, a sparse matrix: items present only
+    tcols = _target_columns(target)
+    if is_transactions(data) and not (isinstance(data, pd.DataFrame) and tcols):   # a boolean frame with a target: a table
+        data = transactions(data)       # baskets, a boolean frame, a sparse matrix: items present only
     elif presence is not None and presence is not False:
-        tcols = _target_columns(target)
         both = [] if presence is True else [c for c in check_names(presence, 'presence') if str(c) in tcols]
         if both: raise ValueError(f'presence names the target {both[0]!r}: read as present or absent, its classes would be '
                                   'one item (no rule could conclude the other); leave it out of presence')
@@ -1358,7 +1366,7 @@ def mine(
     antecedents=None,             # items or features allowed in antecedents (default all)
     consequents=None,             # items or features allowed as consequents (default all)
     top_k: int = None,            # keep at most this many rules per consequent, the best by `by`
-    by: str = 'confidence',       # the measure `top_k` ranks by: any column of the rule table
+    by: str = 'confidence',       # the measure `top_k` ranks by: any of `MEASURES` (support, lift, p_value, ...)
     functional: str = 'mark',     # rules between columns one of which determines the other: 'mark' them or 'drop' them
     certain: str = 'mark',        # rules of confidence 1: 'mark' them or 'drop' them
     paper: bool = False,          # the paper's method exactly: its encoding, training and thresholds on the model's outputs
@@ -1703,8 +1711,9 @@ def verify_rule(
     if data is None: return out
     data = as_frame(data)                                               # polars, pyarrow...: as pandas
     marks = enc.marks                                                   # presence columns (`col=1`)
-    if is_transactions(data): data = transactions(data)                # as `mine` reads them: items present only
-    elif marks and isinstance(data, pd.DataFrame): data = transactions(data, presence=[f for f in marks if f in data])
+    if isinstance(data, pd.DataFrame):                                  # as `mine` read it: its presence columns so
+        if marks: data = transactions(data, presence=[f for f in marks if f in data])   # (a boolean frame too)
+    elif is_transactions(data): data = transactions(data)              # baskets, a sparse matrix: items present only
     try:
         source = open_table(data, data_dir, na_values)
         if marks and not isinstance(data, pd.DataFrame):                   # a file's 0/1 or true/false columns of them
