@@ -516,7 +516,9 @@ def open_table(
     if isinstance(spec, pd.DataFrame): return _frame(spec, na_values=na_values)
     if not isinstance(spec, (str, os.PathLike)):
         raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {type(spec).__name__}'
-                        + (' (an array: make it a DataFrame, e.g. pd.DataFrame(x), to name its columns)' if hasattr(spec, 'shape') else ''))
+                        + (' (one column: make it a table, e.g. s.to_frame(), beside the columns a rule may join it to)'
+                           if isinstance(spec, pd.Series) else
+                           ' (an array: make it a DataFrame, e.g. pd.DataFrame(x), to name its columns)' if hasattr(spec, 'shape') else ''))
     spec = str(spec)
     if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                   'uci:NAME or demo')
