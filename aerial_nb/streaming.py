@@ -416,7 +416,8 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     name = name or str(path)
     path, keep = _readable(path, name)                              # a pipe or a device: read once, into a file
     kind, text = _head(path, name)
-    sep = _sniff_sep(text)
+    excel = re.match(r'sep=(.)\r?\n', text)                          # Excel's first line naming the delimiter
+    sep, text = (excel[1], text[excel.end():]) if excel else (_sniff_sep(text), text)
     lines = csv.reader(io.StringIO(text, newline=None), delimiter=sep)          # lines ended by \r too (as pandas reads)
     try: header = next(lines, [])
     except csv.Error as e:
@@ -428,10 +429,10 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     if not header and first:                                         # pandas would name the columns by the first row
         raise ValueError(f'the first line of {name} is blank: the column names must be on the first line')
     if len(first) > len(header):                                    # pandas would take the first fields as row labels
-        raise ValueError(f'{name}: line {lines.line_num:,} has {len(first)} fields, but the first line names '
-                         f'{len(header)} columns')
-    options = dict(sep=sep, header=None, skiprows=1, names=header, dtype=object, encoding='utf-8-sig', na_filter=False,
-                   index_col=False)
+        raise ValueError(f'{name}: line {lines.line_num + bool(excel):,} has {len(first)} fields, but '
+                         f"{'the line after sep=' if excel else 'the first line'} names {len(header)} columns")
+    options = dict(sep=sep, header=None, skiprows=1 + bool(excel), names=header, dtype=object, encoding='utf-8-sig',
+                   na_filter=False, index_col=False)
     commas = (lambda r: map(_decimal_commas, r)) if sep == ';' else (lambda r: r)   # a spreadsheet's `;` export: 63,7
     def read(rows):
         try:
