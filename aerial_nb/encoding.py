@@ -929,7 +929,9 @@ def transactions(
      "frame or matrix that is never on (an unused category of `pd.get_dummies`) has no item, and is left out.")
     if isinstance(data, pd.DataFrame) and (presence is not None or not is_transactions(data)):   # named: only those
         cols = [c for c in data.columns if zero_one(data[c])] if presence is True else check_names(presence, 'presence')
-        return present_items(data, cols) if cols else data
+        if not cols: return data
+        out = present_items(data, cols)                              # a column never on has no item: left out, as a
+        return out.drop(columns=[c for c in _named(data, cols) if out[c].isna().all()])   # boolean frame's is
     if isinstance(data, pd.DataFrame):
         on = {str(c): data[c].to_numpy(bool, na_value=False) for c in data.columns}
         return pd.DataFrame({c: _present(v) for c, v in on.items() if v.any()}, index=data.index)

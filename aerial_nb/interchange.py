@@ -79,18 +79,27 @@ def read_arules(
 ) -> pd.DataFrame:   # antecedents and consequents as frozensets, then the columns the text has
     "Rules written by arules (or `to_arules`) read back: `{a,b} => {c}` split into frozensets of item names."
     if not isinstance(source, (str, Path)): raise TypeError(f"source must be arules' text or a file's path, got {type(source).__name__}")
-    text = source if isinstance(source, str) and '\n' in source else Path(source).read_text(encoding='utf-8')   # text, or a file's name
+    try: text = source if isinstance(source, str) and '\n' in source else Path(source).read_text(encoding='utf-8')   # text, or a file
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{source} is not UTF-8 text ({e.reason} at byte {e.start:,}); R writes its session's encoding "
+                         "unless asked: write(rules, file, sep=',', fileEncoding='UTF-8')") from None
     head = list(itertools.islice(csv.reader(io.StringIO(text)), 2))
-    named = len(head) == 2 and (len(head[1]) == len(head[0]) + 1 and head[1][0] == '1'   # R's write.table: row names 1, 2, ...
-                             or head[0][:1] == [''] and len(head[1]) == len(head[0]))   # write.csv: their column named ''
+    named = len(head) == 2 and (len(head[1]) == len(head[0]) + 1 and head[1][0].isdigit()   # R's write.table: row names (a
+                             or head[0][:1] == [''] and len(head[1]) == len(head[0]))   # sorted set keeps its own); write.csv
     df = pd.read_csv(io.StringIO(text), index_col=0 if named else None)
     if named: df = df.reset_index(drop=True)
     elif not df.index.equals(pd.RangeIndex(len(df))):                # pandas took the first fields as an index
         raise ValueError(f'rows have more fields than the header {list(df.columns)}: not a table of rules')
     if 'rules' not in df: raise ValueError("not arules' rules: no column 'rules'")
     parts = df.pop('rules').str.split(' => ', regex=False)
-    bad = parts.map(len) != 2
-    if bad.any(): raise ValueError(f"rule {int(np.argmax(bad.to_numpy()))} is not '{{...}} => {{...}}': {parts[bad].iloc[0]}")
+    braced = lambda side: side.strip().startswith('{') and side.strip().endswith('}')
+    bad = parts.map(lambda p: len(p) != 2 or not all(map(braced, p))).to_numpy(bool)
+    if bad.any():
+        r, p = int(np.argmax(bad)), parts[bad].iloc[0]
+        escaped = '\\' in ''.join(p)                                   # R's default: a quote in a name written \"
+        raise ValueError(f"rule {r} is not '{{...}} => {{...}}': {' => '.join(p)}" + (
+            "; a name with a quote, escaped as R does by default, cannot be read: write the rules with qmethod='double' "
+            "(write(rules, file, sep=',', qmethod='double'))" if escaped else ''))
     return pd.DataFrame({'antecedents': [frozenset(_split_items(p[0])) for p in parts],
                          'consequents': [frozenset(_split_items(p[1])) for p in parts]}).join(
         df.rename(columns={'coverage': 'antecedent support'}))
@@ -107,11 +116,26 @@ def to_mlxtend(
     return out.join(rules[[c for c in METRICS if c in rules]].reset_index(drop=True))
 
 # %% ../nbs/15_interchange.ipynb #1681a2e8
-def _item_lookup(enc: Encoder) -> dict:
-    "Item name -> index, presence items (`item=1` of a one-category feature) by their bare name too."
-    look = {x: i for i, x in enumerate(enc.items)}
-    for f in enc.marks: look.setdefault(str(f), look[f'{f}=1'])
+def _item_lookup(
+    enc: Encoder,      # the encoder
+    bare: str = 'fill',# presence items' bare names: 'fill' (where no item has that full name; else neither), 'first', 'never'
+) -> dict:             # item name -> index (None: a name two items answer to)
+    ("Item name -> index, presence items (`item=1` of a one-category feature) by their bare name too: mlxtend's `a` for "
+     "`mine`'s `a=1`. Where a column is itself named `a=1` beside a column `a`, the bare name `a=1` and the full name of "
+     "`a`'s item are one text: 'first' takes the bare name (mlxtend's rules), 'never' the full one (`mine`'s), and 'fill' "
+     "neither: an error names it when a rule uses it.")
+    full = {x: i for i, x in enumerate(enc.items)}
+    look = dict(full)
+    if bare == 'never': return look
+    for f in enc.marks:
+        name, item = str(f), full[f'{f}=1']
+        look[name] = item if bare == 'first' or name not in full else None
     return look
+
+def _twice(x: str, r: int, what: str) -> KeyError:
+    "The error for a name that two items answer to (see `_item_lookup`)."
+    return KeyError(f'{what} of rule {r}: {x!r} names both the column {x!r} and the value {x.rsplit("=", 1)[1]!r} of '
+                    f'column {x.rsplit("=", 1)[0]!r}; rename one of the columns')
 
 # %% ../nbs/15_interchange.ipynb #afc0f363
 def _indices(sets, look: dict, what: str) -> list:
@@ -122,6 +146,8 @@ def _indices(sets, look: dict, what: str) -> list:
         if unknown: raise KeyError(f'{what} of rule {r}: unknown item(s) {unknown[:5]}' + (
             '; mlxtend names items by column number unless its itemsets are mined with use_colnames=True'
             if all(isinstance(x, (int, np.integer)) for x in unknown) else ''))
+        twice = sorted(x for x in map(str, s) if look[x] is None)
+        if twice: raise _twice(twice[0], r, what)
         out.append(sorted(look[str(x)] for x in s))
     return out
 
@@ -143,11 +169,12 @@ def from_mlxtend(
      "mlxtend's names (`bread`, where `mine` says `bread=1`), row for row.")
     for col in ('antecedents', 'consequents'):
         if col not in frame: raise ValueError(f"not mlxtend's rules: no column {col!r}")
+    check_item_sets(frame)                                           # sets saved as text: said so
     many = np.flatnonzero(frame.consequents.map(len).to_numpy() != 1)
     if len(many): raise ValueError(f'rule {many[0]} has {len(frame.consequents.iloc[many[0]])} consequent items; rules here '
                                    'have one: keep frame[frame.consequents.map(len) == 1]')
     table = transactions(data) if is_transactions(data) else transactions(data, presence=True)   # 0/1 columns: as mlxtend
-    enc = Encoder.fit(table); X = enc.transform(table); look = _item_lookup(enc)
+    enc = Encoder.fit(table); X = enc.transform(table); look = _item_lookup(enc, 'first')   # mlxtend names columns
     ante = _indices(frame.antecedents, look, 'antecedents')
     cons = np.array(_indices(frame.consequents, look, 'consequents'), np.int64).reshape(-1)
     A = _padded(ante); L = A.shape[1]
@@ -163,6 +190,24 @@ def from_mlxtend(
     own = {c: [frozenset(map(str, s)) for s in frame[c]] for c in ('antecedents', 'consequents')}
     return rules_to_frame(enc, A, cons, metrics).assign(**own, p_value=p, passes=passes)
 
+# %% ../nbs/15_interchange.ipynb #409d5096
+def _spelled(enc: Encoder, look: dict, x: str, columns: set) -> str:
+    ("The item `x` as the encoder names it, where a rule names it otherwise: a number written another way (`dose=1.0`, "
+     "pandas' name for the encoder's `dose=1`), or a 0/1 column by its bare name (`bread`: `bread=1`, `bread=True`); "
+     "else `x` itself.")
+    if x in columns and x in enc.features:
+        return next((f'{x}={v}' for v in ('1', 'True') if f'{x}={v}' in look), x)
+    f, _, text = x.rpartition('=')
+    if f not in enc.features or f in enc.edges: return x
+    try: value = float(text)
+    except ValueError: return x
+    return next((f'{f}={c}' for c in enc.categories[enc.features.index(f)] if _number(c) == value), x)
+
+def _number(text: str) -> float | None:
+    "The number a category's name reads as, if any."
+    try: return float(text)
+    except ValueError: return None
+
 # %% ../nbs/15_interchange.ipynb #47e441c0
 def _antecedent_items(
     rules: pd.DataFrame,  # a rule table
@@ -170,13 +215,18 @@ def _antecedent_items(
     columns: set,         # the rows' column names
     baskets: bool,        # the rows are transactions: an item that no basket holds is absent, not unknown
     own: bool,            # `enc` was fitted on the rows (else it is the one the rules were mined with)
+    bare: str = 'fill',   # presence items' bare names (`_item_lookup`)
 ) -> list:                # per rule, its antecedent's item indices, or None where no row holds it
-    "Each rule's antecedent as item indices of `enc`; an item the rows cannot be asked about is an error naming it."
-    look, out = _item_lookup(enc), []
+    ("Each rule's antecedent as item indices of `enc`; an item the rows cannot be asked about is an error naming it. A "
+     "value written otherwise than the encoder names it is found by number (`dose=1.0` is `dose=1`), a 0/1 column's "
+     "bare name (mlxtend's `bread`) as its value 1.")
+    look, out = _item_lookup(enc, bare), []
     by_length = sorted(columns, key=len, reverse=True)
     for r, a in enumerate(rules.antecedents):
         idx = []
         for x in map(str, sorted(a)):
+            if x in look and look[x] is None: raise _twice(x, r, 'antecedents')
+            x = x if x in look else _spelled(enc, look, x, columns)
             if x in look and enc.features[enc.feature_of[look[x]]] in columns: idx.append(look[x]); continue
             if x in look and not baskets:
                 raise KeyError(f'item {x!r} of rule {r}: the rows have no column {enc.features[enc.feature_of[look[x]]]!r}')
@@ -224,7 +274,8 @@ def covered(
     own = enc is None
     if own: enc = Encoder.fit(table)
     names = {str(c) for c in table.columns}
-    sets = _antecedent_items(rules, enc, names, baskets, own)
+    mined = not own and enc is rules.attrs.get('encoder')           # `mine`'s rules: its full names only
+    sets = _antecedent_items(rules, enc, names, baskets, own, 'never' if mined else 'fill')
     X = enc.transform(with_missing(table, enc.features), unknown='ignore')   # columns no rule asks about, items no basket holds
     if not (baskets or own): _unknown_values(enc, table, X, sets)
     out = covers(X, _padded([s if s is not None else [] for s in sets]))
