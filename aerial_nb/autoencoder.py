@@ -437,6 +437,8 @@ def train(
     models, seed, layers, epochs, batch_size, steps, observe, hidden = (  # NumPy's integers as Python's (torch, JSON)
         o[k] for k in ('models', 'seed', 'layers', 'epochs', 'batch_size', 'steps', 'observe', 'hidden'))
     check_flag(progress, 'progress'); check_flag(paper, 'paper')
+    if epochs is not None and steps is not None:                      # one would be left unsaid
+        raise ValueError(f'epochs={epochs} and steps={steps} both set how long training runs; give one of them')
     if until is not None and not callable(until): raise TypeError(f'until must be a function of the model, got {until!r}')
     device = usable_device(device)
     if paper:

@@ -169,10 +169,14 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 class _Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line on stderr with exit code 2, like every other input error."
     words = []                                                 # the command line parsed (`main`'s argv)
-    def error(self, message):                                  # `--min_confidence`: a library name, spelled with dashes here
-        typed = re.findall(r'--\w*_[\w]*', message) if message.startswith('unrecognized arguments') else []
-        hint = f" (did you mean {typed[0].replace('_', '-')}?)" if typed else ''
-        many = {o for a in self._actions if a.nargs in ('*', '+') for o in a.option_strings}   # options of several values
+    def __init__(self, *args, **kwargs): super().__init__(*args, **{'allow_abbrev': False, **kwargs})   # `--data`: no `--data-dir`
+    def error(self, message):                                  # an option misspelt (`--min_confidence`) or cut short (`--data`)
+        known = {o for a in self._actions for o in a.option_strings}
+        typed = [w.split('=')[0] for w in self.words if w.startswith('--') and w.split('=')[0] not in known][:1]
+        full = sorted({a.option_strings[-1] for a in self._actions for o in a.option_strings if typed and o.startswith(typed[0])})
+        hint = (f" (did you mean {typed[0].replace('_', '-')}?)" if typed and '_' in typed[0] else
+                f" (did you mean {' or '.join(full)}? options are written in full)" if full else '')
+        many = {o for a in self._actions if a.nargs in ('*', '+', '?') for o in a.option_strings}   # options that take values
         seen = [w for w in self.words if w in many or w == 'demo' or w.startswith('uci:') or os.path.exists(w)]
         if message.startswith('the following arguments are required') and seen[-2:-1] and seen[-2] in many and seen[-1] not in many:
             hint = f' ({seen[-2]} took {seen[-1]!r} as one of its values: give {seen[-1]!r} before {seen[-2]})'
@@ -195,9 +199,8 @@ def build_parser(
     _table_options(p); add_options(p, mine, MINE); add_options(p, check_thresholds, THRESHOLDS)
     p.add_argument('--out', default=None, help='write the rules to this .csv, .json or .parquet file')
     p.add_argument('--save-model', default=None, metavar='DIR', help='save the model (trained for it if no length needed one)')
-    p.add_argument('--dask', default=None, metavar='ADDRESS',
-                   help='read and count on a Dask cluster: local, local:N (N worker processes here) or a scheduler '
-                        'address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
+    p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster: local, local:N (N worker '
+                   'processes here) or a scheduler address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
     p = sub.add_parser('itemsets', help='mine frequent itemsets', description=inspect.getdoc(mine_itemsets), **fmt)
     _table_options(p); add_options(p, mine_itemsets, ITEMSETS)
     p.add_argument('--out', default=None, help='write the itemsets to this .csv, .json or .parquet file')

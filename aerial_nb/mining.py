@@ -834,7 +834,7 @@ def diagnose(
             moved = sorted(enc.edges) if floor_bins is None else sorted(floor_bins)
             if moved and any('floor' in r['would_pass'] for r in near):       # the floor also sets 'auto' bins
                 text += (f"; a lower floor also cuts the number columns {moved} into finer bins, and a rule "
-                         "may not pass then: keep these bins too (encoder_options={'edges': ...}, the encoder's edges)")
+                         "may not pass then: keep these bins too (the encoder's edges, in Python as encoder_options={'edges': ...})")
         else:
             near = _near_constant(checks, enc)
             asked = {enc.features[f] for f in np.unique(enc.feature_of[checks.cons_ok])}
@@ -1288,8 +1288,9 @@ def _paper_only(paper: bool, **taus):
     given = [f'{k}={v!r}' for k, v in taus.items() if v is not None]
     if given and not paper:
         raise ValueError(f"{', '.join(given)} {'is a threshold' if len(given) == 1 else 'are thresholds'} on the model's "
-                         'outputs, which only the paper\'s method uses (paper=True); the default mode checks rules on the '
-                         'data (min_confidence, min_lift, min_support)')
+                         'outputs, which only the paper\'s method uses (paper=True); the default mode checks ' +
+                         ('itemsets on the data (min_support)' if 'tau_i' in taus else
+                          'rules on the data (min_confidence, min_lift, min_support)'))
     check_tau(**taus)
 
 # %% ../nbs/08_mining.ipynb #6884d7a0

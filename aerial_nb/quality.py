@@ -651,7 +651,8 @@ class Checks:
     def _tune(self, th: dict):
         "Set the thresholds `th` (checked) and what follows from them alone; nothing removed yet."
         self.th, self.removed = th, dict.fromkeys(REMOVED, 0)
-        self.dominant = at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
+        self.dominant = (at_least(self.counts, np.full(len(self.counts), self.n), th['near_constant'], 'near_constant')
+                         if th['near_constant'] < 1 else np.zeros(len(self.counts), bool))   # 1: none left out, a constant neither
         self.need = min_count(th['min_support'], self.n, 'min_support') if th['min_support'] else 1
         self.floor = min_count(th['floor'], self.n, 'floor')
         self.floors = item_floors(np.bincount(self.fo)[self.fo], self.n, self.floor)   # one item: by its feature's values

@@ -715,6 +715,7 @@ def read_baskets(
 ) -> list:           # a list of baskets, each the list of its items (blank items dropped; an empty line an empty basket)
     "Baskets from a file of one transaction per line, the way arules' `read.transactions(format='basket')` reads them."
     name = str(path)
+    if name == '-' and not os.path.lexists(name): path = '/dev/stdin'       # the usual name of standard input
     if not isinstance(sep, str) or not sep: raise ValueError(f'sep must be a non-empty text, got {sep!r}')
     if (name == 'demo' or name.startswith('uci:')) and not Path(name).exists():      # a built-in table, not a file of baskets
         raise ValueError(f'{name} is a built-in table of columns, not a file of one basket per line')
