@@ -199,14 +199,9 @@ def _spelled(enc: Encoder, look: dict, x: str, columns: set) -> str:
         return next((f'{x}={v}' for v in ('1', 'True') if f'{x}={v}' in look), x)
     f, _, text = x.rpartition('=')
     if f not in enc.features or f in enc.edges: return x
-    try: value = float(text)
-    except ValueError: return x
-    return next((f'{f}={c}' for c in enc.categories[enc.features.index(f)] if _number(c) == value), x)
-
-def _number(text: str) -> float | None:
-    "The number a category's name reads as, if any."
-    try: return float(text)
-    except ValueError: return None
+    cats = pd.Series(enc.categories[enc.features.index(f)], dtype=object)
+    same = cats[pd.to_numeric(cats, errors='coerce') == pd.to_numeric(text, errors='coerce')]   # by number (NaN: none)
+    return f'{f}={same.iloc[0]}' if len(same) else x
 
 # %% ../nbs/15_interchange.ipynb #47e441c0
 def _antecedent_items(

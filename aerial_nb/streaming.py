@@ -461,10 +461,10 @@ def parquet_files(
     path = Path(spec)
     if is_glob(spec):
         literal = set(Path(spec).parts)                                # `**`: any depth, as in a shell with globstar
-        files = sorted(f for f in glob.glob(spec, recursive=True)      # a name the pattern matched, not wrote, is
-                       if not any(p.startswith(HIDDEN) and p not in literal for p in Path(f).parts))   # passed over as in a folder
+        matched = glob.glob(spec, recursive=True)                      # a name the pattern matched, not wrote, is
+        files = sorted(f for f in matched if not any(p.startswith(HIDDEN) and p not in literal for p in Path(f).parts))
         if not files: raise FileNotFoundError(f'no file matches {spec}' + (' (names starting with . or _ are passed over)'
-                                                                          if glob.glob(spec, recursive=True) else ''))
+                                                                          if matched else ''))   # (passed over as in a folder)
         folder = next((f for f in files if os.path.isdir(f)), None)
         if folder: raise ValueError(f'{spec} matches the folder {folder}; a glob names files (e.g. {os.path.join(folder, "*.parquet")})')
         return files
@@ -501,6 +501,11 @@ def as_frame(
         raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
     return frame
 
+# %% ../nbs/04_streaming.ipynb #ef0eb998
+def _standard_input(name: str) -> str:
+    "`-`, the usual name of standard input, as `/dev/stdin` (unless a file is named `-`); any other name as it is."
+    return '/dev/stdin' if name == '-' and not os.path.lexists(name) else name
+
 # %% ../nbs/04_streaming.ipynb #25c704e1
 def open_table(
     spec,                   # a DataFrame (pandas, or any `as_frame` reads; or a `Source`); a CSV or Parquet file, a folder of Parquet files or a glob; `uci:NAME`; or `demo`
@@ -524,7 +529,7 @@ def open_table(
     if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
                                   'uci:NAME or demo')
     if spec == 'demo': return _frame(weather_beverage(), 'demo', na_values)
-    if spec == '-' and not os.path.lexists(spec): spec = '/dev/stdin'   # the usual name of standard input
+    spec = _standard_input(spec)
     if spec.startswith('uci:'):                                 # a name, or any UCI id (downloaded)
         name = int(spec[4:]) if spec[4:].isdigit() else spec[4:]
         return _frame(load_uci(name, data_dir=data_dir), spec, na_values)
@@ -715,7 +720,7 @@ def read_baskets(
 ) -> list:           # a list of baskets, each the list of its items (blank items dropped; an empty line an empty basket)
     "Baskets from a file of one transaction per line, the way arules' `read.transactions(format='basket')` reads them."
     name = str(path)
-    if name == '-' and not os.path.lexists(name): path = '/dev/stdin'       # the usual name of standard input
+    if name == '-': path = _standard_input(name)             # standard input
     if not isinstance(sep, str) or not sep: raise ValueError(f'sep must be a non-empty text, got {sep!r}')
     if (name == 'demo' or name.startswith('uci:')) and not Path(name).exists():      # a built-in table, not a file of baskets
         raise ValueError(f'{name} is a built-in table of columns, not a file of one basket per line')
