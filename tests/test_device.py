@@ -1,7 +1,8 @@
 """The model's paths keep every tensor where the model is, checked without a GPU.
 
 A run on CUDA fails where an operation mixes a tensor on the GPU with one made on the host (other than a single
-number), where a GPU tensor goes to NumPy without `.cpu()`, and where a host random generator draws on the GPU.
+number), where a GPU tensor goes to NumPy without `.cpu()`, and where a host random generator draws on the GPU; a
+draw from the GPU's own generator runs, but unlike the CPU's, so the same seed would give other weights there.
 `DeviceAudit` finds these on the CPU: it tags every tensor made on the model's device (the network's weights, a
 factory given `device=`, `.to(device)`), follows the tags through every torch operation, and records each
 operation that would fail there. The library's paths that touch the model then run under it."""
@@ -17,6 +18,8 @@ from aerial_nb import RuleClassifier, load_model, mine, mine_itemsets, save_mode
 LIKE = {torch.zeros_like, torch.ones_like, torch.empty_like, torch.full_like, torch.rand_like, torch.randn_like}
 FACTORIES = {torch.zeros, torch.ones, torch.empty, torch.full, torch.arange, torch.tensor, torch.as_tensor, torch.eye,
              torch.rand, torch.randn, torch.randint, torch.randperm, torch.linspace, torch.from_numpy} | LIKE
+RANDOM = {'rand', 'randn', 'randint', 'randperm', 'rand_like', 'randn_like', 'bernoulli', 'bernoulli_', 'dropout',
+          'normal_', 'uniform_', 'multinomial', 'exponential_', 'random_'}
 MOVES = {'__getitem__', '__setitem__', 'to', 'cpu', 'cuda', 'copy_', '__get__', 'detach'}   # a host index or copy is fine
 LIBRARY = os.path.dirname(aerial_nb.__file__)
 
@@ -51,8 +54,10 @@ class DeviceAudit(TorchFunctionMode):
         if tags == {True, False} and name not in MOVES: self._record(f'{name} of a device tensor and a host tensor')
         if name in ('numpy', '__array__') and ins and _on(ins[0]): self._record(f'{name} of a device tensor')
         made_there = func in FACTORIES and kwargs.get('device') is not None
-        if kwargs.get('generator') is not None and (on or made_there) and kwargs['generator'].device.type == 'cpu':
-            self._record(f'{name} on the device with a host generator')
+        if (on or made_there) and name in RANDOM:
+            g = kwargs.get('generator')
+            if g is None: self._record(f"{name} on the device from the device's own generator (draws unlike the CPU's)")
+            elif g.device.type == 'cpu': self._record(f'{name} on the device with a host generator')
         out = func(*args, **kwargs)
         self.ops, self.on_device = self.ops + 1, self.on_device + on
         if name == 'cpu':                                       # on the CPU `.cpu()` returns the tensor itself
@@ -85,8 +90,9 @@ def test_audit_finds_what_cuda_refuses(audit):
         dev + torch.ones(3)                                     # made on the host
         dev.numpy()                                             # to NumPy without .cpu()
         torch.rand(3, device='cpu', generator=torch.Generator())
+        torch.randn_like(dev)                                   # the device's own generator: unlike the CPU's draws
         dev + torch.ones(3).to('cpu'); dev.cpu().numpy(); dev * 2; dev[torch.arange(2)]
-    assert [w.split(' ')[0] for w, _ in audit.found] == ['add', 'numpy', 'rand']
+    assert [w.split(' ')[0] for w, _ in audit.found] == ['add', 'numpy', 'rand', 'randn_like']
 
 
 def test_model_paths_keep_tensors_on_the_device(audit, tmp_path):
