@@ -24,8 +24,8 @@ from .datasets import UCI_DATASETS
 from .encoding import EncodingWarning, fitted_encoder
 from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
 from .quality import TRAINING_LIMITS, check_thresholds, check_training
-from .persist import InputError, Outputs, check_writable
-from .mining import METHODS, RULE_CHECKS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
+from .persist import InputError, Outputs, check_folder
+from .mining import MEASURES, METHODS, RULE_CHECKS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
 # %% auto #0
 __all__ = ['TYPES', 'MINE', 'ITEMSETS', 'THRESHOLDS', 'VERIFY', 'ENCODING', 'COMMANDS', 'whole_number', 'add_options', 'typed',
@@ -74,7 +74,7 @@ TYPES = {   # how a library parameter reads on the command line (argparse keywor
     **dict.fromkeys(['min_confidence', 'min_support', 'alpha', 'productive', 'margin'], dict(type=_rate)),
     **dict.fromkeys(['min_lift', 'budget'], dict(type=_positive)),
     **dict.fromkeys(['tau_a', 'tau_c', 'tau_i'], dict(type=_fraction)),
-    'method': dict(choices=METHODS), **dict.fromkeys(['functional', 'certain'], dict(choices=('mark', 'drop'))),
+    'method': dict(choices=METHODS), 'by': dict(choices=MEASURES, metavar='MEASURE'), **dict.fromkeys(['functional', 'certain'], dict(choices=('mark', 'drop'))),
     'binning': dict(choices=('quantile', 'uniform')), 'missing': dict(choices=('absent', 'item')),
     'bins': dict(type=_bins), 'paper': dict(action='store_true'), 'na_values': dict(nargs='*', metavar='TEXT'),
     **dict.fromkeys(['target', 'drop', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),
@@ -183,7 +183,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f'{self.prog}: error: {message}{hint} (see {self.prog} --help)\n')
 
 # %% ../nbs/12_cli.ipynb #aafc0236
-_MINE_HELP = 'Mine association rules. ' + re.sub(r'`(\w+)`', lambda m: '--' + m[1].replace('_', '-'), RULE_CHECKS)
+def _words(text: str, options: set) -> str:
+    ("A library comment in the command line's words: a parameter among the command's `options` as its --option, "
+     "`data` as DATA, a constant by its value (`MEASURES` by its measures), None as 'not given'.")
+    text = re.sub(r'`MEASURES` \([^)]*\)', ', '.join(MEASURES), re.sub(r'`[A-Z_]+`, ', '', text))
+    return re.sub(r'`([^`]+)`', lambda m: '--' + m[1].replace('_', '-') if m[1] in options else 'DATA' if m[1] == 'data'
+                  else m[1], text).replace('(None: ', '(not given: ')
+
+def _report(text: str) -> str:   # a summary's report, the reasons of its paths in options ('method=model': --method model)
+    return re.sub(r'(?m)^(length .*?)\bmethod=(\w+)', r'\1--method \2', text)
 
 # %% ../nbs/12_cli.ipynb #af49b29a
 def build_parser(
@@ -193,15 +201,18 @@ def build_parser(
     ap = _Parser(prog='aerial-nb', description='Association rules from tables with Aerial+ (neurosymbolic rule mining).',
                  formatter_class=_Help)
     sub, fmt = ap.add_subparsers(dest='command', required=True), dict(formatter_class=_Help)
-    p = sub.add_parser('info', help="a table's rows, features, their categories or bins and missing cells", **fmt)
-    _table_options(p); add_options(p, mine, ['drop'])
-    p = sub.add_parser('mine', help='mine association rules', description=_MINE_HELP, **fmt)
+    p = sub.add_parser('info', help="a table's rows, features, their categories or bins and missing cells", **fmt,
+                       description="A table as mine reads it: its rows, features, their categories or bins (with the share of "
+                                   "rows each holds) and the cells read as missing.")
+    _table_options(p); add_options(p, mine, ['drop']); add_options(p, check_thresholds, ['floor'])
+    p = sub.add_parser('mine', help='mine association rules', description='Mine association rules. ' + RULE_CHECKS, **fmt)
     _table_options(p); add_options(p, mine, MINE); add_options(p, check_thresholds, THRESHOLDS)
     p.add_argument('--out', default=None, help='write the rules to this .csv, .json or .parquet file')
     p.add_argument('--save-model', default=None, metavar='DIR', help='save the model (trained for it if no length needed one)')
     p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster: local, local:N (N worker '
                    'processes here) or a scheduler address such as tcp://host:8786; DATA is Parquet the workers can read (needs the dask extra)')
-    p = sub.add_parser('itemsets', help='mine frequent itemsets', description=inspect.getdoc(mine_itemsets), **fmt)
+    p = sub.add_parser('itemsets', help='mine frequent itemsets', **fmt,
+                       description='Mine frequent itemsets, every support counted exactly (--paper: the paper\'s Algorithm 2).')
     _table_options(p); add_options(p, mine_itemsets, ITEMSETS)
     p.add_argument('--out', default=None, help='write the itemsets to this .csv, .json or .parquet file')
     p.add_argument('--dask', default=None, metavar='ADDRESS', help='read and count on a Dask cluster (as for mine)')
@@ -214,7 +225,10 @@ def build_parser(
     p.add_argument('--baskets', nargs='?', const=',', default=None, metavar='SEP', help='--data holds baskets (as for mine)')
     add_options(p, verify_rule, VERIFY)
     p.add_argument('--json', action='store_true', help='print the verdict as JSON')
-    for name, run in _COMMANDS.items(): sub.choices[name].set_defaults(run=run)
+    for name, run in _COMMANDS.items():                   # each in the command line's words, not the library's
+        p, options = sub.choices[name], {a.dest for a in sub.choices[name]._actions if a.option_strings}
+        p.set_defaults(run=run); p.description = p.description and _words(p.description, options)
+        for a in p._actions: a.help = a.help and _words(a.help, options)
     for name, c in (added_commands() if commands is None else commands).items():
         if name in sub.choices: continue                  # a command of aerial-nb's own comes first
         p = sub.add_parser(name, help=c.help, **fmt); c.arguments(p); p.set_defaults(run=c.run)
@@ -226,14 +240,7 @@ def _check_folders(args, ap: argparse.ArgumentParser):
      "checks of its own) must name a folder, or one that can be made in a folder that can be written.")
     for a in _subparser(ap, args.command)._actions:
         v = getattr(args, a.dest, None)
-        if a.metavar != 'DIR' or a.dest == 'save_model' or v is None: continue
-        option = a.option_strings[-1]
-        if not str(v).strip(): raise InputError(f'{option} is empty ({str(v)!r}): give a folder')
-        path = Path(v)
-        if path.exists() and not path.is_dir(): raise InputError(f'{option} {v} exists and is not a folder')
-        first = next(p for p in [path.absolute(), *path.absolute().parents] if p.exists())
-        if not first.is_dir(): raise InputError(f'{option} {v}: {first} is not a folder')
-        check_writable(first, option)
+        if a.metavar == 'DIR' and a.dest != 'save_model' and v is not None: check_folder(v, a.option_strings[-1])
 
 # %% ../nbs/12_cli.ipynb #71e166b9
 def _line(e: BaseException) -> str: return (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
@@ -278,30 +285,20 @@ def _data(args):
     return read_baskets(args.data, args.baskets)
 
 # %% ../nbs/12_cli.ipynb #662533f5
-def _mine(args) -> dict:
-    client = _before(args)
-    frame = mine(_data(args), **typed(args, MINE), **typed(args, THRESHOLDS), **_reading(args), client=client,
-                 keep_model=bool(args.save_model))
-    args.outputs.stage(frame, frame.attrs['model'])
+def _mine(args) -> dict:                                  # `mine`, and `itemsets`
+    client, rules = _before(args), args.command == 'mine'
+    frame = (mine(_data(args), **typed(args, MINE + THRESHOLDS), **_reading(args), client=client, keep_model=bool(args.save_model))
+             if rules else mine_itemsets(_data(args), **typed(args, ITEMSETS), **_reading(args), client=client))
+    args.outputs.stage(frame, frame.attrs.get('model'))
     s = frame.attrs['summary']
     s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()     # the whole command, writing included
-    if not args.json: print(s.text(frame) + ('\n--out writes them all' if s.rules > 20 and args.out is None else ''))
-    return s.to_dict()
-
-# %% ../nbs/12_cli.ipynb #27ca868d
-def _itemsets(args) -> dict:
-    client = _before(args)
-    sets = mine_itemsets(_data(args), **typed(args, ITEMSETS), **_reading(args), client=client)
-    args.outputs.stage(sets)
-    s = sets.attrs['summary']
-    s.total_s, s.peak_memory_mb = time.perf_counter() - args.t0, peak_memory_mb()
-    if not args.json: print(s.text(sets))
+    if not args.json: print(_report(s.text(frame)) + ('\n--out writes them all' if rules and s.rules > 20 and args.out is None else ''))
     return s.to_dict()
 
 # %% ../nbs/12_cli.ipynb #6d98ac86
 def _info(args) -> dict:
     d = describe(args.data, args.data_dir, args.na_values, _reading(args)['progress'],
-                 **typed(args, ENCODING), **typed(args, ['drop']))
+                 **typed(args, ENCODING), **typed(args, ['drop', 'floor']))
     per = {f: dict(zip(g.category, g.share.round(4))) for f, g in d.groupby('feature', sort=False)}
     if not args.json: print(describe_text(d))
     return dict(rows=d.attrs['rows'], features=len(per), categories=len(d), per_feature=per, missing=d.attrs['missing'],
@@ -314,7 +311,7 @@ def _verify(args) -> dict:
     return out
 
 # %% ../nbs/12_cli.ipynb #8bedd3da
-_COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _itemsets, 'verify': _verify}
+_COMMANDS = {'info': _info, 'mine': _mine, 'itemsets': _mine, 'verify': _verify}
 
 # %% ../nbs/12_cli.ipynb #fa6dde3b
 def _as_option(message: str, args, names: list) -> str:

@@ -19,8 +19,8 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'FRAMES', 'SET_COLUMNS', 'InputError', 'current_umask',
-           'check_writable', 'check_model_dir', 'seal', 'stage_model', 'put_folder', 'save_model', 'load_model',
-           'check_out', 'stage_frame', 'write_frame', 'write_text', 'read_frame', 'Outputs']
+           'check_writable', 'check_folder', 'check_model_dir', 'seal', 'stage_model', 'put_folder', 'save_model',
+           'load_model', 'check_out', 'stage_frame', 'write_frame', 'write_text', 'read_frame', 'Outputs']
 
 # %% ../nbs/11_persist.ipynb #e226d986
 class InputError(ValueError):
@@ -49,6 +49,20 @@ def check_writable(folder: Path, what: str):
         raise InputError(f'{what}: {folder} is not a folder' if folder.exists() else f'{what}: the folder {folder} does not exist')
     try: fd, name = tempfile.mkstemp(dir=folder, prefix='.aerial-check-'); os.close(fd); os.unlink(name)
     except OSError as e: raise InputError(f'{what}: cannot write in {folder} ({e.strerror})') from None
+
+# %% ../nbs/11_persist.ipynb #877d2fcf
+def check_folder(
+    path,          # a folder an option names, to write into (it may not exist yet)
+    option: str,   # the option's name, for the error message
+) -> Path:
+    "Refuse a folder to write into unless it is one, or can be made in a folder where files can be written; before any work."
+    if not str(path).strip(): raise InputError(f'{option} is empty ({str(path)!r}): give a folder')
+    path = Path(path)
+    if path.exists() and not path.is_dir(): raise InputError(f'{option} {path} exists and is not a folder')
+    first = next(p for p in [path.absolute(), *path.absolute().parents] if p.exists())
+    if not first.is_dir(): raise InputError(f'{option} {path}: {first} is not a folder')
+    check_writable(first, option)
+    return path
 
 # %% ../nbs/11_persist.ipynb #734b0bc1
 def _is_model(path: Path) -> bool:

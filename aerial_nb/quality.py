@@ -529,7 +529,7 @@ def check_thresholds(
     min_confidence: float = MIN_CONFIDENCE, # verified: exact confidence at least this
     min_lift: float = MIN_LIFT,    # informative: exact lift at least this
     min_support: float = None,     # verified: exact support at least this (None: any)
-    floor: float = FLOOR,          # frequent: antecedents hold in at least this share of rows
+    floor: float = FLOOR,          # frequent: antecedents hold in at least this share of rows (one item: at most half of 1/its feature's values)
     alpha: float = ALPHA,          # significant: family-wise error rate over the search space (0: no test)
     productive: float = PRODUCTIVE,# productive: level of each antecedent item's test (1: no test)
     margin: float = MARGIN,        # better than its parents: confidence added to a shorter rule that passes (0: off)
