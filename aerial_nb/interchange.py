@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .encoding import Encoder, is_transactions, transactions, with_missing
+from .encoding import Encoder, is_transactions, transactions, with_missing, zero_one
 from .persist import write_text
 from .streaming import as_frame
 from .quality import METRICS, Checks, check_item_sets, is_rule_table, covers, unknown_values, fisher_greater, rule_metrics, rules_to_frame
@@ -65,10 +65,12 @@ def to_arules(
     n = n_rows if n_rows is not None else getattr(summary, 'rows', None)
     buf = io.StringIO()
     w = csv.writer(buf, quoting=csv.QUOTE_NONNUMERIC, lineterminator='\n')
-    w.writerow(['rules', 'support', 'confidence', 'coverage', 'lift'] + (['count'] if n else []))
+    own = not n and 'count' in rules                             # rules read back from arules' text: their own counts
+    w.writerow(['rules', 'support', 'confidence', 'coverage', 'lift'] + (['count'] if n or own else []))
     sides = lambda col: ['{' + ','.join(_names(s, strip)) + '}' for s in rules[col]]
     metrics = [rules[c].tolist() for c in ('support', 'confidence', 'antecedent support', 'lift')]
-    count = [[int(round(s * n)) if np.isfinite(s) else ''] for s in metrics[0]] if n else [[]] * len(rules)
+    count = ([[int(round(s * n)) if np.isfinite(s) else ''] for s in metrics[0]] if n else
+             [[int(k) if pd.notna(k) else ''] for k in rules['count']] if own else [[]] * len(rules))
     w.writerows([f'{a} => {c}', *m, *k] for a, c, *m, k in zip(sides('antecedents'), sides('consequents'), *metrics, count))
     if path is None: return buf.getvalue()
     write_text(buf.getvalue(), path, header='"rules",')          # replaces arules' text, nothing else
@@ -159,6 +161,13 @@ def _padded(sets: list) -> np.ndarray:
     for r, a in enumerate(sets): out[r, :len(a)] = a
     return out
 
+# %% ../nbs/15_interchange.ipynb #76dd5a20
+def _valued(data: pd.DataFrame, frame: pd.DataFrame) -> set:
+    ("The 0/1 columns of `data` the rules in `frame` name by a value other than 1 (`owner=False`, `owner=True`, as "
+     "`mine` names a boolean column's values): read as two values, not as an item that is there or not.")
+    named = {str(x) for c in ('antecedents', 'consequents') for s in frame[c] for x in s}
+    return {c for c in data.columns if any(x.startswith(f'{c}=') and x != f'{c}=1' for x in named) and zero_one(data[c])}
+
 # %% ../nbs/15_interchange.ipynb #c58e88c1
 def from_mlxtend(
     frame: pd.DataFrame,   # mlxtend's `association_rules` output (antecedents and consequents as frozensets)
@@ -173,7 +182,9 @@ def from_mlxtend(
     many = np.flatnonzero(frame.consequents.map(len).to_numpy() != 1)
     if len(many): raise ValueError(f'rule {many[0]} has {len(frame.consequents.iloc[many[0]])} consequent items; rules here '
                                    'have one: keep frame[frame.consequents.map(len) == 1]')
-    table = transactions(data) if is_transactions(data) else transactions(data, presence=True)   # 0/1 columns: as mlxtend
+    valued = _valued(data, frame) if isinstance(data, pd.DataFrame) else ()   # `mine`'s rules name some by value
+    table = (transactions(data, presence=[c for c in data.columns if zero_one(data[c]) and c not in valued]) if valued else
+             transactions(data) if is_transactions(data) else transactions(data, presence=True))   # 0/1 columns: as mlxtend
     enc = Encoder.fit(table); X = enc.transform(table); look = _item_lookup(enc, 'first')   # mlxtend names columns
     ante = _indices(frame.antecedents, look, 'antecedents')
     cons = np.array(_indices(frame.consequents, look, 'consequents'), np.int64).reshape(-1)
@@ -188,7 +199,7 @@ def from_mlxtend(
     nAC = np.rint(metrics['support'].to_numpy() * len(X)).astype(np.int64)
     p = fisher_greater(nAC, nA, checks.counts[cons], len(X))
     own = {c: [frozenset(map(str, s)) for s in frame[c]] for c in ('antecedents', 'consequents')}
-    return rules_to_frame(enc, A, cons, metrics).assign(**own, p_value=p, passes=passes)
+    return rules_to_frame(enc, A, cons, metrics).assign(**own, p_value=p, passes=passes).set_axis(frame.index)
 
 # %% ../nbs/15_interchange.ipynb #409d5096
 def _spelled(enc: Encoder, look: dict, x: str, columns: set) -> str:
@@ -251,7 +262,7 @@ def covered(
     rules: pd.DataFrame,    # a rule table
     data,                   # rows: the mined table or new ones (a DataFrame, or transactions)
     encoder: Encoder = None,# the encoder the rules were mined with (default: `mine`'s, in `rules.attrs`; else fitted on `data`)
-) -> pd.DataFrame:          # (rows, rules) bool: row i holds every antecedent item of rule j
+) -> pd.DataFrame:          # (rows, rules) bool, indexed by the rows' and the rules' own: row i holds rule j's antecedent
     ("Which rows each rule covers (its antecedent holds), on the mined table or on new rows, read with the rules' own "
      "encoder and bins; an item the rows cannot be asked about (no such column, or no such bin) is an error naming it.")
     if isinstance(rules, pd.DataFrame): rules = check_item_sets(rules, ['antecedents'])
@@ -275,4 +286,4 @@ def covered(
     if not (baskets or own): _unknown_values(enc, table, X, sets)
     out = covers(X, _padded([s if s is not None else [] for s in sets]))
     out &= np.array([s is not None for s in sets], bool)
-    return pd.DataFrame(out, columns=pd.RangeIndex(len(rules)), index=getattr(table, 'index', None), copy=False)  # no second copy
+    return pd.DataFrame(out, columns=rules.index, index=getattr(table, 'index', None), copy=False)  # no second copy
