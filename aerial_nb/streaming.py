@@ -490,16 +490,29 @@ def parquet_files(
     return [spec]
 
 # %% ../nbs/04_streaming.ipynb #b807143c
+def _flat(frame: pd.DataFrame) -> pd.DataFrame:
+    ("A frame whose columns have levels (`pd.MultiIndex`, as `groupby(...).agg([...])` gives) with each name's levels "
+     "joined by '.', as `pd.json_normalize` joins them, empty ones left out; a name two columns would share is refused.")
+    if not isinstance(frame.columns, pd.MultiIndex): return frame
+    names = pd.Index(['.'.join(str(x) for x in c if str(x) != '') for c in frame.columns])
+    if names.has_duplicates:
+        twice = names[names.duplicated()][0]
+        raise ValueError(f"columns: {twice!r} names two columns once their levels are joined by '.' "
+                         f"({[c for c, n in zip(frame.columns, names) if n == twice]}); rename one")
+    out = frame.copy(deep=False); out.columns = names          # the same cells, the names flat
+    return out
+
 def as_frame(
     data,   # any table or other input
 ):          # a pandas DataFrame for a table of another library, else `data` as it is
     ("A table of another library (polars, pyarrow, modin, cuDF...: anything that speaks the dataframe interchange "
-     "protocol, `__dataframe__`) as a pandas DataFrame, by its own `to_pandas` where it has one.")
-    if isinstance(data, pd.DataFrame) or not hasattr(data, '__dataframe__'): return data
+     "protocol, `__dataframe__`) as a pandas DataFrame, by its own `to_pandas` where it has one; columns with levels "
+     "get flat names (`_flat`: `('ctx', 'weather')` is `ctx.weather`).")
+    if isinstance(data, pd.DataFrame) or not hasattr(data, '__dataframe__'): return _flat(data) if isinstance(data, pd.DataFrame) else data
     frame = data.to_pandas() if callable(getattr(data, 'to_pandas', None)) else pd.api.interchange.from_dataframe(data)
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
-    return frame
+    return _flat(frame)
 
 # %% ../nbs/04_streaming.ipynb #ef0eb998
 def _standard_input(name: str) -> str:
