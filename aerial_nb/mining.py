@@ -564,6 +564,7 @@ class LengthReport:
     below_floor: int = 0  # antecedents under the floor (from half of it) left uncounted (see `mine_levels`)
     gate: float = None    # the model path's gate: how far under the thresholds a proposal's output may fall
     pairs: int = 0        # (antecedent, consequent) pairs of the antecedents it took (the model: those holding the floor)
+    pruned: object = False  # a pruned length: the key of `PRUNINGS` it ran (True or 'common'), else False
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
@@ -593,8 +594,8 @@ def mine_levels(
     blind = bool(enc.single[checks.cons_ok].all())       # consequents present or absent: see `choose_path`
     for L in range(1, depth + 1):
         t0, last = time.perf_counter(), L == depth
-        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path,
-                                cols is not None and (common or True),
+        how = cols is not None and (common or True)              # the pruning this length would run (see `PRUNINGS`)
+        path, why = choose_path(method, len(sets) * (D if cols is None else len(cols)) * n, budget, path, how,
                                 lambda: _model_cost(enc, getattr(model, 'trained', False), len(sets), depth), full,
                                 blind=blind)
         if path == 'model' and model is None:
@@ -625,7 +626,7 @@ def mine_levels(
         result.append(rules)                                      # kept as counted: see `exact_level`
         pairs = counted if path != 'model' else int(held.sum()) * int(checks.cons_ok.sum())
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below,
-                                 margins[L - 1] if path == 'model' else None, pairs))
+                                 margins[L - 1] if path == 'model' else None, pairs, how if path == 'pruned' else False))
         below, skipped = skipped, 0
         if not last:
             if path == 'model': keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets); nxt, nxt_n = nxt[keep], nxt_n[keep]
@@ -807,7 +808,7 @@ def diagnose(
      "affordable; None when there is nothing to say.")
     thin = (f"the model's proposals missed {missed[0]} of the {missed[1]} one-item rules that pass every check (counted "
             f"exactly, such as {missed[2]}); method='exact' returns them" if missed and missed[0] else None)
-    how_pruned = lambda p: next((v for v in PRUNINGS.values() if v[0] in p.why), PRUNINGS[True])   # which pruning ran
+    how_pruned = lambda p: PRUNINGS[p.pruned or True]                    # which pruning ran
     pruned = {}
     for p in paths:
         if p.path == 'pruned': pruned.setdefault(how_pruned(p), []).append(str(p.length))
