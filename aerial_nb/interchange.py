@@ -171,7 +171,7 @@ def _valued(data: pd.DataFrame, frame: pd.DataFrame) -> set:
 # %% ../nbs/15_interchange.ipynb #c58e88c1
 def from_mlxtend(
     frame: pd.DataFrame,   # mlxtend's `association_rules` output (antecedents and consequents as frozensets)
-    data,                  # the table it was mined from: a DataFrame, a boolean one-hot frame, baskets, a sparse matrix
+    data,                  # the table it was mined from: a DataFrame (a boolean one-hot frame, dense or sparse), or baskets
     **thresholds,          # the checks' thresholds (`check_thresholds`: min_confidence, min_lift, floor, alpha, ...)
 ) -> pd.DataFrame:         # the rules with exact metrics, p_value and passes (every check, counted)
     ("mlxtend's rules counted exactly on their table, each judged by every check of the default mode; the rules keep "
@@ -179,6 +179,8 @@ def from_mlxtend(
     for col in ('antecedents', 'consequents'):
         if col not in frame: raise ValueError(f"not mlxtend's rules: no column {col!r}")
     check_item_sets(frame)                                           # sets saved as text: said so
+    if hasattr(data, 'tocsc'): raise TypeError("data: a scipy sparse matrix has no column names to match mlxtend's items; give "
+                                               'the frame mlxtend read: pd.DataFrame.sparse.from_spmatrix(m, columns=names)')
     many = np.flatnonzero(frame.consequents.map(len).to_numpy() != 1)
     if len(many): raise ValueError(f'rule {many[0]} has {len(frame.consequents.iloc[many[0]])} consequent items; rules here '
                                    'have one: keep frame[frame.consequents.map(len) == 1]')
