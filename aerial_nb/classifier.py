@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .encoding import MAX_CATEGORIES, Encoder
+from .encoding import MAX_CATEGORIES, Encoder, EncodingWarning
 from .mining import MiningWarning, fit_rules
 from .quality import covers, unknown_values
 
@@ -149,6 +149,10 @@ def fit(self: RuleClassifier,
     table, y = self._frame(X, y)
     check_classification_targets(y)
     if CLASS in table: raise ValueError(f'X has a column named {CLASS!r}, the name the class takes; rename it')
+    empty = [c for c in table.columns if table[c].isna().all()]
+    if empty and len(empty) < table.shape[1]:     # missing in every row (of one fold, say): no item, as SimpleImputer skips it
+        warnings.warn(f'X: column(s) {empty[:5]} missing in every row: no rule can use them', EncodingWarning, stacklevel=2)
+        table = table.drop(columns=empty)
     self.classes_, yi = np.unique(y, return_inverse=True)
     whole = table.assign(**{CLASS: yi.astype(str)})
     bins = max(self.floor, min(1.0, MIN_BIN_ROWS / len(whole)))         # a number's bins: enough rows for a rule
