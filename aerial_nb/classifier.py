@@ -214,17 +214,26 @@ def _rule_proba(
 
 # %% ../nbs/14_classifier.ipynb #e40ff1f0
 @patch
-def predict_proba(self: RuleClassifier,
+def apply(self: RuleClassifier,
     X,  # (n, k) rows with the columns of `fit`
-) -> np.ndarray:  # (n, classes) probabilities, in the order of `classes_`
-    "Each row's class probabilities from the first rule of the list that covers it (the default's where none does)."
+) -> np.ndarray:  # (n,) the row of `rules_` that decides each row (its last, the default, where no rule covers it)
+    ("The rule of the list each row's prediction comes from, as a tree's `apply` gives each row's leaf: "
+     "`clf.rules_.iloc[clf.apply(X)]` says why each row was predicted so.")
     check_is_fitted(self)
     table, _ = self._frame(X)
     X1 = self.encoder_.transform(table.assign(**{CLASS: '0'}), unknown='ignore')
     feat = np.flatnonzero(self.encoder_.feature_of != self.encoder_.features.index(CLASS))
     said = unknown_values(self.encoder_, table, X1, feat[self.ante_[self.ante_ >= 0]])   # values none of the rules know
-    if said: warnings.warn(said, MiningWarning, stacklevel=2)
-    return self.proba_[first_match(X1[:, feat], self.ante_)]
+    if said: warnings.warn(said, MiningWarning, stacklevel=3)
+    return first_match(X1[:, feat], self.ante_)
+
+@patch
+def predict_proba(self: RuleClassifier,
+    X,  # (n, k) rows with the columns of `fit`
+) -> np.ndarray:  # (n, classes) probabilities, in the order of `classes_`
+    "Each row's class probabilities from the first rule of the list that covers it (the default's where none does)."
+    decided = self.apply(X)                                   # checks it is fitted first
+    return self.proba_[decided]
 
 @patch
 def predict(self: RuleClassifier,
