@@ -366,10 +366,21 @@ def _head(path, name: str) -> tuple:
 
 # %% ../nbs/04_streaming.ipynb #4fb7c933
 def _sniff_sep(text: str) -> str:
-    "The delimiter of CSV text: `,`, `;`, tab or `|`, whichever the sniffer finds in its first lines (`,` when none)."
+    ("The delimiter of CSV text: of `,`, `;`, tab and `|`, the one that splits the most of its first lines (quotes "
+     "respected) into as many fields as the first line, two or more (then the more fields; then Python's sniffer); `,` "
+     "when none does. The sniffer alone takes whatever follows a closing quote: one cell ending in `;` made a file `;`.")
     head = text[:65536]
-    try: return csv.Sniffer().sniff(head.split('\n', 1)[0] + '\n' + head, delimiters=',;\t|').delimiter
-    except csv.Error: return ","
+    if len(text) > len(head): head = head[:head.rfind('\n') + 1] or head           # whole lines only
+    try: sniffed = csv.Sniffer().sniff(head, delimiters=',;\t|').delimiter
+    except csv.Error: sniffed = ','
+    scores = {}
+    for sep in ',;\t|':
+        try: rows = [r for _, r in zip(range(200), csv.reader(io.StringIO(head, newline=None), delimiter=sep)) if r]
+        except csv.Error: continue
+        if rows and len(rows[0]) > 1:
+            scores[sep] = (sum(len(r) == len(rows[0]) for r in rows) / len(rows), len(rows[0]), sep == sniffed)
+    return max(scores, key=scores.get) if scores else ','
+
 
 # %% ../nbs/04_streaming.ipynb #32d0fd36
 def _readable(path, name: str) -> tuple:
