@@ -513,13 +513,27 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy(deep=False); out.columns = names          # the same cells, the names flat
     return out
 
+def _arrow(data):
+    ("`data` as a pyarrow table where it is one, or gives one (a polars frame by `to_arrow`, anything else by the "
+     "Arrow stream interface `__arrow_c_stream__`); else None. A pandas frame is not asked: it is read as it is.")
+    if isinstance(data, (pd.DataFrame, pd.Series)): return None
+    if type(data).__module__.startswith('pyarrow') and hasattr(data, 'schema') and hasattr(data, 'column'): return data
+    if not (hasattr(data, '__arrow_c_stream__') or callable(getattr(data, 'to_arrow', None))): return None
+    import pyarrow as pa
+    try: table = data.to_arrow() if callable(getattr(data, 'to_arrow', None)) else pa.table(data)
+    except Exception: return None                                    # not a table (one column, say): said where it is read
+    return table if isinstance(table, (pa.Table, pa.RecordBatch)) else None
+
 def as_frame(
     data,   # any table or other input
 ):          # a pandas DataFrame for a table of another library, else `data` as it is
-    ("A table of another library (polars, pyarrow, modin, cuDF...: anything that speaks the dataframe interchange "
-     "protocol, `__dataframe__`) as a pandas DataFrame, by its own `to_pandas` where it has one; columns with levels "
-     "get flat names (`_flat`: `('ctx', 'weather')` is `ctx.weather`).")
-    if isinstance(data, pd.DataFrame) or not hasattr(data, '__dataframe__'): return _flat(data) if isinstance(data, pd.DataFrame) else data
+    ("A table of another library as a pandas DataFrame: a pyarrow table, or one that gives one (polars, anything that "
+     "speaks the Arrow stream interface), read as a Parquet file's batches are (`batch_frame`: whole numbers with "
+     "missing cells stay whole, decimals become numbers); else anything that speaks the dataframe interchange protocol "
+     "(`__dataframe__`), by its own `to_pandas` where it has one. Columns with levels get flat names (`_flat`).")
+    if isinstance(data, pd.DataFrame): return _flat(data)
+    if (arrow := _arrow(data)) is not None: return _flat(batch_frame(arrow))
+    if not hasattr(data, '__dataframe__'): return data
     frame = data.to_pandas() if callable(getattr(data, 'to_pandas', None)) else pd.api.interchange.from_dataframe(data)
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
