@@ -124,7 +124,7 @@ def _table_options(p: argparse.ArgumentParser, encoding: bool = True):
     p.add_argument('--data-dir', default=None,
                    help="another copy of the UCI tables (default: $AERIAL_NB_DATA, else the copy in the package)")
     p.add_argument('--na-values', nargs='*', default=None, metavar='TEXT', action='extend',
-                   help="cell texts read as missing values (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
+                   help="cell texts read as missing values, numbers too (-999) (default for CSV files: " + ' '.join(map(repr, NA_VALUES)) +
                         "; for other tables none); the option alone: no text is missing")
     p.add_argument('--json', action='store_true', help='print one JSON summary object on stdout')
     p.add_argument('--quiet', action='store_true', help='no progress bars on stderr (shown only when stderr is a terminal)')

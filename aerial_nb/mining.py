@@ -1381,7 +1381,7 @@ def mine(
     seed: int = 0,                # seeds the training sample and training (same seed, same rules)
     progress: bool = False,       # progress bars: reading, training
     data_dir: str = None,         # another copy of the UCI tables, for `uci:NAME`
-    na_values=None,               # cell texts that mean "missing" (default: pandas' list for CSV files)
+    na_values=None,               # cell texts that mean "missing", numbers too (-999; default: pandas' list for CSV files)
     client=None,                  # a Dask client (`cluster.connect`): its workers read Parquet and count
     budget: float = EXACT_BUDGET, # the most a length may cost (multiply-adds) to be counted exactly under 'auto'
     keep_model: bool = False,     # train a model even when every length is counted exactly

@@ -37,19 +37,34 @@ def _texts(t) -> bool:
     if isinstance(t, pd.CategoricalDtype): t = t.categories.dtype
     return pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t)
 
+def _spelled_numbers(spellings) -> dict:
+    "The spellings that are numbers (`-999`, `-999.0`), by their value (NaN and text aside), each as first spelled."
+    out = {}
+    for t in spellings:
+        try: v = float(t)
+        except (TypeError, ValueError): continue
+        if v == v: out.setdefault(v, str(t))
+    return out
+
 def mark_missing(
     df: pd.DataFrame,   # a batch of rows
     spellings,          # cell texts that mean "missing"
 ) -> tuple:             # the batch with those cells missing, and how many cells each spelling marked
-    "Text cells spelled as one of `spellings` become missing values (categories too)."
+    ("Text cells spelled as one of `spellings` become missing values (categories too); so do the cells of number "
+     "columns (a DataFrame's, a Parquet file's) equal to a spelling that is a number (`-999`), as a CSV file's are.")
     if not spellings: return df, {}
     text = [c for c, t in df.dtypes.items() if _texts(t)]                 # by dtype: fast
-    na = df[text].isin(list(spellings)).to_numpy()
-    if not na.any(): return df, {}
-    counts = pd.Series(df[text].astype(object).to_numpy()[na]).value_counts()
+    values = _spelled_numbers(spellings)
+    numbers = [c for c, t in df.dtypes.items() if values and pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t)]
+    na = df[text].isin(list(spellings)).to_numpy(bool)
+    hit = df[numbers].isin(list(values)).to_numpy(bool)
+    if not (na.any() or hit.any()): return df, {}
+    counts = Counter(map(str, df[text].astype(object).to_numpy()[na]))
+    counts.update(values[float(v)] for v in df[numbers].to_numpy(object)[hit])
     out = df.copy()
-    out[text] = df[text].mask(na)
-    return out, {str(k): int(v) for k, v in counts.items()}
+    if na.any(): out[text] = df[text].mask(na)
+    if hit.any(): out[numbers] = df[numbers].mask(hit)
+    return out, dict(counts.most_common())
 
 # %% ../nbs/04_streaming.ipynb #96a43aa1
 def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
