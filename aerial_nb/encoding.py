@@ -243,8 +243,10 @@ class Encoder:
         return self.sizes[self.feature_of] == 1
     @property
     def marks(self) -> list:
-        "The presence features: their one category is `1` (a basket's item, a 0/1 column read as presence: `col=1`)."
-        return [f for f, cs in zip(self.features, self.categories) if list(map(str, cs)) == ['1']]
+        ("The presence features: their one category is `1` (a basket's item, a 0/1 column read as presence: `col=1`), "
+         "beside `NaN` under `missing='item'` (the cells where it is absent).")
+        one = [['1'], ['1', MISSING]] if self.missing == 'item' else [['1']]
+        return [f for f, cs in zip(self.features, self.categories) if sorted(map(str, cs)) in one]
     def __len__(self): return len(self.features)
     def __repr__(self):
         return f'Encoder({len(self.features)} features, {self.n_items} items: ' + ', '.join(

@@ -1714,7 +1714,8 @@ def verify_rule(
     data = as_frame(data)                                               # polars, pyarrow...: as pandas
     marks = enc.marks                                                   # presence columns (`col=1`)
     if isinstance(data, pd.DataFrame):                                  # as `mine` read it: its presence columns so
-        if marks: data = transactions(data, presence=[f for f in marks if f in data])   # (a boolean frame too)
+        on = [f for f in marks if f in data and zero_one(data[f])]        # (a boolean frame too); a column of other
+        if on: data = transactions(data, presence=on)                   # values (one only 1 when fitted) as it is
     elif is_transactions(data): data = transactions(data)              # baskets, a sparse matrix: items present only
     try:
         source = open_table(data, data_dir, na_values)
