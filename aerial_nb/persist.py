@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_persist.ipynb #8b6aec27
 from __future__ import annotations
-import csv, errno, fnmatch, hashlib, io, json, os, re, shutil, stat, sys, tempfile, warnings
+import csv, errno, fnmatch, hashlib, io, json, os, re, shutil, stat, sys, tempfile, time, warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,7 +68,7 @@ def check_folder(
 def _is_model(path: Path) -> bool:
     "Whether the folder `path` holds only a saved model's files, its `model.json` of our format."
     try:
-        if any(p.name not in MODEL_FILES for p in path.iterdir()): return False
+        if any(p.name not in MODEL_FILES or p.is_dir() for p in path.iterdir()): return False
         return json.loads((path/'model.json').read_text()).get('format') == FORMAT
     except (OSError, ValueError, AttributeError): return False
 
@@ -90,7 +90,7 @@ def check_model_dir(
         try: names = [p.name for p in path.iterdir()]
         except FileNotFoundError: continue
         except OSError as e: raise InputError(f'{option}: cannot read the folder {path} ({e.strerror})') from None
-        other = sorted(n for n in names if n not in MODEL_FILES)
+        other = sorted(n for n in names if n not in MODEL_FILES or (path/n).is_dir())   # (a folder named so)
         if other:
             raise InputError(f'{option} {path} holds files that are not a saved model '
                              f'({", ".join(other[:3])}); not overwriting it')
@@ -228,10 +228,38 @@ def _meta_problem(meta: dict) -> str | None:
     return next((f'{k} must be {what}, got {str(meta.get(k))[:40]}' for k, (ok, what) in checks.items() if not ok),
                 None)
 
+# %% ../nbs/11_persist.ipynb #6c394727
+def _saving(path: Path) -> bool:
+    "Whether a model is being saved beside `path` (its temporary folders, `.aerial-...`, are there)."
+    try: return any(p.name.startswith('.aerial-') for p in path.absolute().parent.iterdir())
+    except OSError: return False
+
+def _read_at(fd: int, name: str) -> bytes:
+    "The bytes of the file `name` in the folder open as `fd`."
+    with open(name, 'rb', opener=lambda n, flags: os.open(n, flags, dir_fd=fd)) as f: return f.read()
+
+def _snapshot(path: Path, tries: int = 200) -> tuple:
+    ("(model.json, weights.safetensors) of the model folder `path` as one save left them: read through one handle on the "
+     "folder, so that a model another process saves there meanwhile (renamed in whole: `put_folder`) is read old or new, "
+     "never half of each; read again while such a save holds the place empty or removes the old files.")
+    if os.open not in os.supports_dir_fd: return (path/'model.json').read_bytes(), (path/'weights.safetensors').read_bytes()
+    for _ in range(tries):
+        seen = None
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, 'O_DIRECTORY', 0))
+            try: seen = os.fstat(fd).st_ino; return _read_at(fd, 'model.json'), _read_at(fd, 'weights.safetensors')
+            finally: os.close(fd)
+        except FileNotFoundError:
+            try: replaced = seen is not None and os.stat(path).st_ino != seen      # the folder read was moved aside
+            except OSError: replaced = seen is not None
+            if not (replaced or _saving(path)): raise                         # no save under way: nothing there
+            time.sleep(0.01)                                                  # between a save's renames: again
+    raise InputError(f'{path}: other processes keep saving models there; try again')
+
 # %% ../nbs/11_persist.ipynb #fa17b9cb
-def _read_meta(path: Path) -> dict:
-    "`model.json` of the model folder `path`, read and checked field by field."
-    try: meta = json.loads((path/'model.json').read_bytes().decode('utf-8'))
+def _read_meta(path: Path, raw: bytes = None) -> dict:
+    "`model.json` of the model folder `path` (or its bytes `raw`, read already), read and checked field by field."
+    try: meta = json.loads((raw if raw is not None else (path/'model.json').read_bytes()).decode('utf-8'))
     except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
     except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
     except (ValueError, RecursionError) as e:        # a syntax error; a number of thousands of digits; nesting too deep
@@ -296,18 +324,19 @@ def load_model(
     if not isinstance(trust, bool): raise TypeError(f'trust must be True or False, got {trust!r}'[:200])
     path = Path(path)
     try: path.is_dir() and os.listdir(path)
+    except FileNotFoundError: pass                                     # moved aside by a save under way: see `_snapshot`
     except OSError as e: raise InputError(f'cannot read {path} ({e.strerror})') from None
-    if not (path/'model.json').is_file() or not (path/'weights.safetensors').is_file():
-        raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)')
-    meta = _read_meta(path)
+    try: raw, data = _snapshot(path)                                   # one save's two files, read together
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        raise InputError(f'{path} is not a saved model (needs the files model.json and weights.safetensors)') from None
+    except OSError as e: raise InputError(f'cannot read {path/e.filename if e.filename else path} ({e.strerror})') from None
+    meta = _read_meta(path, raw)
     if meta['version'] < VERSION and not trust:
         raise InputError(f"{path} is a version {meta['version']} model: its model.json has no checksum, so an edit (two "
                          f'labels swapped) would go unnoticed; if you trust it, save it again as version {VERSION}: '
                          'save_model(load_model(path, trust=True), path)')
     try: enc = Encoder.from_dict(meta['encoder'])
     except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
-    try: data = (path/'weights.safetensors').read_bytes()
-    except OSError as e: raise InputError(f'cannot read {path}/weights.safetensors ({e.strerror})') from None
     if meta['version'] == 3 and seal(meta, data) != meta['sha256']:
         raise InputError(f'{path} was changed after saving: the SHA-256 of its weights and model.json differs from '
                          'the one recorded in model.json')
