@@ -793,6 +793,8 @@ def item_index(self: Encoder,
 ) -> np.ndarray:           # sorted unique item indices
     "Column indices of `items` (a feature of one category named alone is its item); unknown names are an error listing them."
     if items is None: raise TypeError('items must be an item name or a list of them, got None')
+    if (isinstance(items, tuple) and len(items) == 2 and str(items[0]) in self.features   # one pair, not two names
+            and f'{items[0]}={value_label(items[1])}' in self._index): items = [items]
     items = check_names(items, 'items')
     out, bad = [], []
     fidx = {f: i for i, f in enumerate(self.features)}

@@ -1725,10 +1725,10 @@ def verify_rule(
         if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
         source.read = _filled(source.read, enc.features, {enc.features[f] for f in enc.feature_of[np.r_[a[0], c]]})
         bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
-    except ValueError as e:                                                # a file of baskets read as a table of columns?
+    except (ValueError, KeyError) as e:                                    # a file of baskets read as a table of columns?
         if not (len(marks) == len(enc) and isinstance(data, (str, Path))): raise
-        raise ValueError(f'{e}; the model was mined from baskets, so give the data as baskets (read_baskets, or '
-                         '--baskets on the command line)') from None
+        raise ValueError(f'{e.args[0] if isinstance(e, KeyError) else e}; the model was mined from baskets, so give the '
+                         'data as baskets (read_baskets, or --baskets on the command line)') from None
     blank = enc.unseen(item_counts(bits), np.r_[a[0], c])
     if blank:                                                          # another table, or its values spelled otherwise
         warnings.warn(f"no row of the data holds a value the model knows of {blank} (the model's: "
