@@ -235,8 +235,12 @@ def _saving(path: Path) -> bool:
     except OSError: return False
 
 def _read_at(fd: int, name: str) -> bytes:
-    "The bytes of the file `name` in the folder open as `fd`."
-    with open(name, 'rb', opener=lambda n, flags: os.open(n, flags, dir_fd=fd)) as f: return f.read()
+    "The bytes of the file `name` in the folder open as `fd`; anything but a file there (a pipe: no waiting) is none."
+    f = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0), dir_fd=fd)
+    try:
+        if not stat.S_ISREG(os.fstat(f).st_mode): raise IsADirectoryError(errno.EISDIR, 'not a file', name)
+        with open(f, 'rb', closefd=False) as h: return h.read()
+    finally: os.close(f)
 
 def _snapshot(path: Path, tries: int = 200) -> tuple:
     ("(model.json, weights.safetensors) of the model folder `path` as one save left them: read through one handle on the "

@@ -396,7 +396,6 @@ def _sniff_sep(text: str) -> str:
             scores[sep] = (sum(len(r) == len(rows[0]) for r in rows) / len(rows), len(rows[0]), sep == sniffed)
     return max(scores, key=scores.get) if scores else ','
 
-
 # %% ../nbs/04_streaming.ipynb #32d0fd36
 def _readable(path, name: str) -> tuple:
     ("(a path that can be read twice, what must live while it is read): a regular file as it is; a pipe, "
