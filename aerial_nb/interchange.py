@@ -166,7 +166,8 @@ def _valued(data: pd.DataFrame, frame: pd.DataFrame) -> set:
     ("The 0/1 columns of `data` the rules in `frame` name by a value other than 1 (`owner=False`, `owner=True`, as "
      "`mine` names a boolean column's values): read as two values, not as an item that is there or not.")
     named = {str(x) for c in ('antecedents', 'consequents') for s in frame[c] for x in s}
-    return {c for c in data.columns if any(x.startswith(f'{c}=') and x != f'{c}=1' for x in named) and zero_one(data[c])}
+    by_value = {x[:k] for x in named for k, ch in enumerate(x) if ch == '=' and x[k + 1:] != '1'}   # each '=' may end the column
+    return {c for c in data.columns if str(c) in by_value and zero_one(data[c])}
 
 # %% ../nbs/15_interchange.ipynb #c58e88c1
 def from_mlxtend(

@@ -1752,7 +1752,7 @@ def verdict_text(
     text = (f"{rule_text(antecedent, [consequent])}: the model {said} "
             f"(antecedent {verdict['antecedent_prob']:.3f}, consequent {verdict['consequent_prob']:.3f})")
     if 'holds_on_data' not in verdict: return text
-    if not verdict['support'] and verdict['confidence'] != verdict['confidence']:          # NaN: no row to judge it by
+    if verdict['confidence'] != verdict['confidence']:                   # NaN: the antecedent holds in no row
         return text + '; on the data its antecedent holds in no row, so it does not hold (support 0)'
     return text + (f"; on the data it {'holds' if verdict['holds_on_data'] else 'does not hold'} (support "
                    f"{verdict['support']:.3f}, confidence {verdict['confidence']:.3f}, lift {verdict['lift']:.3f})")

@@ -261,10 +261,9 @@ def _snapshot(path: Path, tries: int = 200) -> tuple:
     raise InputError(f'{path}: other processes keep saving models there; try again')
 
 # %% ../nbs/11_persist.ipynb #fa17b9cb
-def _read_meta(path: Path, raw: bytes = None) -> dict:
-    "`model.json` of the model folder `path` (or its bytes `raw`, read already), read and checked field by field."
-    try: meta = json.loads((raw if raw is not None else (path/'model.json').read_bytes()).decode('utf-8'))
-    except OSError as e: raise InputError(f'cannot read {path}/model.json ({e.strerror})') from None
+def _read_meta(path: Path, raw: bytes) -> dict:
+    "The bytes `raw` of `model.json` of the model folder `path` (`_snapshot`), read and checked field by field."
+    try: meta = json.loads(raw.decode('utf-8'))
     except UnicodeDecodeError: raise InputError(f'{path}/model.json is not UTF-8 text') from None
     except (ValueError, RecursionError) as e:        # a syntax error; a number of thousands of digits; nesting too deep
         if 'integer string conversion' in str(e):

@@ -59,12 +59,12 @@ def mark_missing(
     na = df[text].isin(list(spellings)).to_numpy(bool)
     hit = df[numbers].isin(list(values)).to_numpy(bool)
     if not (na.any() or hit.any()): return df, {}
-    counts = Counter(map(str, df[text].astype(object).to_numpy()[na]))
-    counts.update(values[float(v)] for v in df[numbers].to_numpy(object)[hit])
+    counts = pd.concat([pd.Series(df[text].astype(object).to_numpy()[na], dtype=object).map(str),   # each cell's spelling
+                        pd.Series(df[numbers].to_numpy(float, na_value=np.nan)[hit]).map(values)]).value_counts()
     out = df.copy()
     if na.any(): out[text] = df[text].mask(na)
     if hit.any(): out[numbers] = df[numbers].mask(hit)
-    return out, dict(counts.most_common())
+    return out, {str(k): int(v) for k, v in counts.items()}
 
 # %% ../nbs/04_streaming.ipynb #96a43aa1
 def _numbers(name: str, df: pd.DataFrame, col: str) -> pd.Series:
@@ -532,9 +532,10 @@ def _arrow(data):
      "Arrow stream interface `__arrow_c_stream__`); else None. A pandas frame is not asked: it is read as it is.")
     if isinstance(data, (pd.DataFrame, pd.Series)): return None
     if type(data).__module__.startswith('pyarrow') and hasattr(data, 'schema') and hasattr(data, 'column'): return data
-    if not (hasattr(data, '__arrow_c_stream__') or callable(getattr(data, 'to_arrow', None))): return None
+    to_arrow = getattr(data, 'to_arrow', None)
+    if not (callable(to_arrow) or hasattr(data, '__arrow_c_stream__')): return None
     import pyarrow as pa
-    try: table = data.to_arrow() if callable(getattr(data, 'to_arrow', None)) else pa.table(data)
+    try: table = to_arrow() if callable(to_arrow) else pa.table(data)
     except Exception: return None                                    # not a table (one column, say): said where it is read
     return table if isinstance(table, (pa.Table, pa.RecordBatch)) else None
 
