@@ -449,7 +449,7 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
         raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
     dup = sorted(h for h, k in Counter(header).items() if k > 1)
     if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
-    try: first = next((row for row in lines if row), [])
+    try: first = next((row for row in lines if row and (len(row) > 1 or row[0].strip())), [])   # pandas skips ' ' too
     except csv.Error: first = []                                    # a cell over the csv module's limit: pandas reads it
     if not header and first:                                         # pandas would name the columns by the first row
         raise ValueError(f'the first line of {name} is blank: the column names must be on the first line')
