@@ -19,9 +19,9 @@ from . import forward
 # %% auto #0
 __all__ = ['MISSING', 'EXACT', 'NUMPY_ROWS', 'SAMPLE_ROWS', 'MAX_CATEGORIES', 'STRAYS', 'PAPER_BINS', 'ENCODER_OPTIONS', 'ON',
            'OFF', 'value_label', 'short_cuts', 'check_names', 'check_flag', 'check_number', 'check_choice', 'bin_edges',
-           'bin_labels', 'auto_edges', 'Encoder', 'codes_like', 'ColumnFit', 'EncodingWarning', 'with_missing',
-           'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'encode', 'is_transactions',
-           'zero_one', 'present_items', 'transactions']
+           'bin_labels', 'auto_edges', 'Encoder', 'label_bounds', 'codes_like', 'ColumnFit', 'EncodingWarning',
+           'with_missing', 'column_fits', 'fitted_encoder', 'check_encoder_options', 'fit_batches', 'unseen_value',
+           'encode', 'is_transactions', 'zero_one', 'present_items', 'transactions']
 
 # %% ../nbs/02_encoding.ipynb #a53fad19
 MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
@@ -64,12 +64,14 @@ def short_cuts(
     values,              # the column's values
 ) -> np.ndarray:         # the edges, each moved up to the number of fewest significant digits below the next value
     ("Edges that split `values` exactly as `edges` do, each written with as few digits as that allows: a label "
-     "`(a, b]` then holds exactly the rows of its bin, and reads as a short number.")
+     "`(a, b]` then holds exactly the rows of its bin, and reads as a short number. A bin that holds one value "
+     "ends at it: named by that value, it leaves no gap its name does not say (the next bin's name starts there).")
     v = np.unique(np.asarray(values, float)); v = v[np.isfinite(v)]
     out = np.array(edges, float)
     for i, e in enumerate(out):
         if not np.isfinite(e): continue
         j = np.searchsorted(v, e, side='right'); above = v[j] if j < len(v) else np.inf
+        if i and j - np.searchsorted(v, edges[i - 1], side='right') == 1: out[i] = v[j - 1]; continue   # one value
         x = Decimal(float(e))
         for digits in range(1, 18):                      # round up to `digits` significant digits
             c = float(x.quantize(Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=ROUND_CEILING))
@@ -78,8 +80,8 @@ def short_cuts(
 
 # %% ../nbs/02_encoding.ipynb #8015337c
 def _shown(v, width: int = 60) -> str:
-    "`repr(v)`, cut to `width` characters: a value quoted in an error message."
-    r = repr(v)
+    "`repr(v)`, cut to `width` characters: a value quoted in an error message (a NumPy scalar as its Python value)."
+    r = repr(v.item() if isinstance(v, np.generic) else v)
     return r if len(r) <= width else r[:width - 1] + '…'
 
 # %% ../nbs/02_encoding.ipynb #5b2dcf88
@@ -162,12 +164,13 @@ def bin_edges(
 def bin_labels(
     edges: np.ndarray,       # increasing bin edges, outer ones at -inf/inf: bin k holds (edges[k], edges[k+1]]
     values=None,             # the column's values, to name a bin that holds one value by that value
-    integral: bool = False,  # the column holds whole numbers: name bins as whole-number ranges `[a, b]`
+    integral: bool = False,  # the column holds whole numbers: name bins between whole edges as ranges `[a, b]`
 ) -> list[str]:              # one label per bin
     ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
      "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
     labels = _interval_labels(edges, exact=True)
-    if integral and np.abs(edges[np.isfinite(edges)]).max(initial=0) <= EXACT:   # past it, a + 1 is a again
+    finite = edges[np.isfinite(edges)]
+    if integral and (finite == np.floor(finite)).all() and np.abs(finite).max(initial=0) <= EXACT:   # past it, a + 1 is a again
         lo, hi = np.floor(edges[:-1]) + 1, np.floor(edges[1:])
         lo[0] = np.ceil(edges[0])                                  # closed, where given (-inf else)
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
@@ -264,14 +267,19 @@ def _numpy_backed(s: pd.Series) -> bool:
 
 
 # %% ../nbs/02_encoding.ipynb #f7e274c5
-def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    "Codes of the bins `(e[k], e[k+1]]` each value of `s` falls in (-1 outside, -2 missing), and their labels."
+def _bin_codes(
+    s: pd.Series,         # a column of numbers
+    edges: np.ndarray,    # increasing bin edges: bin k holds (edges[k], edges[k+1]]
+    bounds=None,          # (lo, hi): the closed range each bin's label names (`label_bounds`), narrower than the bin
+) -> tuple[np.ndarray, list[str]]:
+    ("Codes of the bins `(e[k], e[k+1]]` each value of `s` falls in (-1 outside, or outside its bin's `bounds`; "
+     "-2 missing), and the bins' intervals.")
     kind = ('dates' if pd.api.types.is_datetime64_any_dtype(s) else 'durations' if pd.api.types.is_timedelta64_dtype(s)
             else 'complex numbers' if pd.api.types.is_complex_dtype(s) else None)
     if kind and s.isna().all(): return np.full(len(s), -2, np.int64), _interval_labels(edges)   # every cell missing
     if kind:                                                         # pandas would read them as nanoseconds, or real parts
         v = s.dropna().iloc[0]
-        raise ValueError(f'column {s.name!r} holds {kind}, such as {_shown(v.item() if isinstance(v, np.generic) else v)}, but its categories '
+        raise ValueError(f'column {s.name!r} holds {kind}, such as {_shown(v)}, but its categories '
                          f'are bins of numbers {_interval_labels(edges)[:2]}...')
     try: x = pd.to_numeric(s, errors='raise')
     except (ValueError, TypeError):                                  # text where the encoder has bins of numbers
@@ -284,8 +292,27 @@ def _bin_codes(s: pd.Series, edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
     codes = np.searchsorted(e, v, side='left') - 1
     codes[e[0] == v] = 0                                        # a closed lowest edge (user-given edges)
     codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
+    if bounds is not None:                                      # a value its bin holds, but not the bin's label
+        at = np.flatnonzero(codes >= 0); lo, hi = (np.asarray(b, v.dtype)[codes[at]] for b in bounds)
+        codes[at[(v[at] < lo) | (v[at] > hi)]] = -1
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
+
+# %% ../nbs/02_encoding.ipynb #9ab0b0f9
+def label_bounds(
+    labels: list,   # the labels of a column's bins (`bin_labels`)
+) -> tuple:         # (lo, hi): per bin, the closed range of values its label names
+    ("The range of values each bin's label names, where narrower than the bin: `[3, 5]` names 3 to 5 (not the 2.5 "
+     "its bin `(2, 5]` holds), a bin named by one value (`0`) that value alone, `(a, b]` its whole bin (-inf, inf).")
+    lo, hi = np.full(len(labels), -np.inf), np.full(len(labels), np.inf)
+    for k, l in enumerate(labels):
+        a, sep, b = l[1:-1].partition(', ')
+        try:
+            if sep and l[0] == '[': lo[k], hi[k] = float(a), float(b) if l[-1] == ']' else np.inf
+            elif not sep and l != MISSING: lo[k] = hi[k] = float(l)
+        except ValueError: pass                                 # no number: the bin as it is
+    return lo, hi
+
 
 # %% ../nbs/02_encoding.ipynb #6d3abde7
 def _shortest(u):
@@ -490,6 +517,15 @@ def _thin_categories(c: ColumnFit, o: dict, distinct: int):
                   f"{_numbers_hint(c.name, v).removeprefix('numbers held as objects: ')}, drop it, or name it categorical to keep the categories",
                   EncodingWarning, stacklevel=2)
 
+# %% ../nbs/02_encoding.ipynb #04bd4db2
+def _vouched(labels: list, edges: np.ndarray, c: ColumnFit, integral: bool) -> list:
+    ("The labels of a sample that left rows out: a bin named by the one value the sample holds in it keeps that name "
+     "only where every row vouches for it (the lowest bin, cut at the column's least value), else its range.")
+    plain = bin_labels(edges, np.array([-np.inf, np.inf])[c.infinite], integral)
+    least = lambda l: c.typed and label_bounds([l])[0][0] == c.lo == edges[1]     # (text's extremes are the sample's)
+    return [l if l == p or (k == 0 and least(l)) else p for k, (l, p) in enumerate(zip(labels, plain))]
+
+
 # %% ../nbs/02_encoding.ipynb #908bdf74
 def _fit_column(c: ColumnFit, o: dict) -> tuple:
     ("The labels of one column and its bin edges (None for a categorical column), from what `c` gathered under "
@@ -513,12 +549,16 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         c.lo, c.hi = (f.min(), f.max()) if len(f) else (np.inf, -np.inf)
         return values
     with_inf = lambda v: np.r_[np.asarray(v, float), np.array([-np.inf, np.inf])[c.infinite]]   # every row's, not the sample's
-    codes_like = c.integral and not o['paper']
+    def named(v):   # what names a bin of one value: every distinct value where tracked, held as the sample holds them
+        if c.many: return with_inf(v)
+        narrow = v.dtype if v.dtype in (np.float16, np.float32) else float      # (their labels read as the shortest text)
+        return with_inf(np.asarray(distinct, float).astype(narrow))
+    codes_like, e = c.integral and not o['paper'], None
     few = len(distinct) <= (o['max_codes'] if codes_like else o['max_distinct'])
     if c.edges is not None:
         e = np.asarray(c.edges, float)
         if c.outside: raise ValueError(f'column {name!r} has values outside the given edges {list(e)}')
-        labels = bin_labels(e, None if o['paper'] else with_inf(sampled()), codes_like)
+        labels = bin_labels(e, None if o['paper'] else named(sampled()), codes_like)
     elif numeric and name not in o['categorical'] and (name in o['numeric'] or c.many or not few):
         if ((c.typed or c.integral) and c.unique and (c.values().is_unique if c.many else len(distinct) == c.present)
                 and c.rows > o['max_categories']
@@ -530,8 +570,9 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
         if codes_like: e = np.unique(np.floor(e))              # whole numbers: a cut between two would leave a bin empty
         if not o['paper']: e = short_cuts(e, values)                          # short edges, each bin's rows unchanged
-        labels = _interval_labels(e) if o['paper'] else bin_labels(e, with_inf(values), codes_like)
-    else:
+        labels = _interval_labels(e) if o['paper'] else bin_labels(e, named(values), codes_like)
+    if e is not None and not o['paper'] and c.many and c.stride > 1: labels = _vouched(labels, e, c, codes_like)
+    if e is None:
         if c.many or len(distinct) > o['max_categories']:
             hint = f'to bin its numbers, name it numeric: numeric=[{name!r}]' if numeric else _numbers_hint(name, c.first, distinct)
             last = c.strays[-1][0] + 1 if c.strays else 0                  # texts that are not numbers, within `last` rows
@@ -542,7 +583,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
             raise ValueError(f'column {name!r} has {"over " + str(o["max_categories"]) if c.many else len(distinct)} '
                              f'distinct values (max_categories={o["max_categories"]}): it looks like an identifier; '
                              'drop it or discretize it' + (f' ({hint})' if hint else ''))
-        e, labels = None, _value_codes(distinct.rename(name))[1]
+        labels = _value_codes(distinct.rename(name))[1]
         _thin_categories(c, o, len(distinct))
     missing = o['missing'] == 'item' or o['paper']
     if missing and c.present < c.rows and MISSING in labels:
@@ -730,6 +771,19 @@ def fit(cls: Encoder,
     _check_table(df)
     return fit_batches([df], sample_rows=max(len(df), 1), keep=len(df) + 1, **kwargs)[0]
 
+# %% ../nbs/02_encoding.ipynb #be5c091b
+def unseen_value(
+    edges,          # a binned column's edges (None for categories)
+    labels: list,   # its categories
+    value,          # a value none of them holds
+) -> str:           # why, for a message
+    "Why no category holds `value`: unseen when fitting, or held by a bin whose label, named from the values seen, leaves it out."
+    k = int(np.searchsorted(edges, float(value), side='left')) - 1 if edges is not None else -1
+    if not 0 <= k < len(edges if edges is not None else []) - 1: return 'unseen when the encoder was fitted'
+    return (f'which its bin {_interval_labels(edges, exact=True)[k]} holds but its name {labels[k]!r} does not '
+            '(named after the values seen when the encoder was fitted)')
+
+
 # %% ../nbs/02_encoding.ipynb #078eba9a
 @patch
 def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray:
@@ -751,14 +805,15 @@ def codes(self: Encoder, df: pd.DataFrame, unknown: str = 'error') -> np.ndarray
             table = np.array([lookup.get(value_label(u), -1) for u in s.cat.categories] + [na], np.int64)
             code = table[s.cat.codes.to_numpy()]                                # code -1 (missing) picks the last entry
         else:
-            raw, seen = _bin_codes(s, self.edges[f]) if f in self.edges else _value_codes(s)
+            binned = f in self.edges and _bin_codes(s, self.edges[f], label_bounds(labels[:len(self.edges[f]) - 1]))
+            raw, seen = binned or _value_codes(s)
             bins = np.arange(len(seen)) if f in self.edges else [lookup.get(l, -1) for l in seen]
             table = np.array([*bins, na, -1], np.int64)
             code = table[np.where(raw == -2, len(seen), np.where(raw == -1, len(seen) + 1, raw))]  # missing, outside
         if unknown == 'error' and (code == -1).any():
             bad = s[code == -1].iloc[0]
-            raise ValueError(f'column {f!r} has value {bad!r}, unseen when the encoder was fitted '
-                             "(pass unknown='ignore' to encode it as all zeros)")
+            raise ValueError(f'column {f!r} has value {_shown(bad)}, ' + unseen_value(self.edges.get(f), labels, bad)
+                             + " (pass unknown='ignore' to encode it as all zeros)")
         out[:, j] = np.maximum(code, -1)
     return out
 
