@@ -160,14 +160,23 @@ def bin_edges(
     e = np.unique(e)
     return np.concatenate([[-np.inf], e[1:-1], [np.inf]])
 
+# %% ../nbs/02_encoding.ipynb #6d3abde7
+def _shortest(u):
+    ("Half- and single-precision floats as the doubles their shortest text reads as: a float32 0.1 is 0.1, not "
+     "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
+    return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
+
 # %% ../nbs/02_encoding.ipynb #14b07b1a
 def bin_labels(
     edges: np.ndarray,       # increasing bin edges, outer ones at -inf/inf: bin k holds (edges[k], edges[k+1]]
-    values=None,             # the column's values, to name a bin that holds one value by that value
+    values=None,             # the column's values, to name a bin that holds one value by that value (float32: as it prints)
     integral: bool = False,  # the column holds whole numbers: name bins between whole edges as ranges `[a, b]`
 ) -> list[str]:              # one label per bin
     ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
      "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
+    narrow = getattr(values, 'dtype', None) in (np.float16, np.float32) and values.dtype
+    if narrow:                                   # an edge that is one of the column's values: as that value prints
+        edges = np.where(edges.astype(narrow).astype(float) == edges, _shortest(edges.astype(narrow)), edges)
     labels = _interval_labels(edges, exact=True)
     finite = edges[np.isfinite(edges)]
     if integral and (finite == np.floor(finite)).all() and np.abs(finite).max(initial=0) <= EXACT:   # past it, a + 1 is a again
@@ -176,7 +185,7 @@ def bin_labels(
         labels = [f'[{_fmt(a)}, {_fmt(b)}]'.replace('[-inf', '(-inf').replace('inf]', 'inf)')
                   for a, b in zip(np.where(np.isfinite(edges[:-1]), lo, -np.inf), hi)]
     if values is not None:
-        a = np.asarray(values, float)
+        a = np.asarray(_shortest(np.asarray(values)) if narrow else values, float)
         low, high, v = bool((a == -np.inf).any()), bool((a == np.inf).any()), np.unique(a[np.isfinite(a)])
         k = np.searchsorted(edges, v, side='left') - 1
         first, count = np.unique(k, return_index=True, return_counts=True)[1:]
@@ -294,7 +303,10 @@ def _bin_codes(
     codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
     if bounds is not None:                                      # a value its bin holds, but not the bin's label
         at = np.flatnonzero(codes >= 0); lo, hi = (np.asarray(b, v.dtype)[codes[at]] for b in bounds)
-        codes[at[(v[at] < lo) | (v[at] > hi)]] = -1
+        bad = (v[at] < lo) | (v[at] > hi)
+        one = bad & (lo == hi)                                  # a bin of one value: that value, as a float32 prints too
+        bad[one] = v[at][one].astype(np.float32) != lo[one].astype(np.float32)
+        codes[at[bad]] = -1
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
 
@@ -313,12 +325,6 @@ def label_bounds(
         except ValueError: pass                                 # no number: the bin as it is
     return lo, hi
 
-
-# %% ../nbs/02_encoding.ipynb #6d3abde7
-def _shortest(u):
-    ("Half- and single-precision floats as the doubles their shortest text reads as: a float32 0.1 is 0.1, not "
-     "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
-    return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
 
 # %% ../nbs/02_encoding.ipynb #e30f22a2
 def _value_codes(s: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -550,9 +556,8 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         return values
     with_inf = lambda v: np.r_[np.asarray(v, float), np.array([-np.inf, np.inf])[c.infinite]]   # every row's, not the sample's
     def named(v):   # what names a bin of one value: every distinct value where tracked, held as the sample holds them
-        if c.many: return with_inf(v)
-        narrow = v.dtype if v.dtype in (np.float16, np.float32) else float      # (their labels read as the shortest text)
-        return with_inf(np.asarray(distinct, float).astype(narrow))
+        narrow = v.dtype if v.dtype in (np.float16, np.float32) else float      # (a float32 0.1 is named 0.1)
+        return with_inf(v if c.many else np.asarray(distinct, float).astype(narrow)).astype(narrow)
     codes_like, e = c.integral and not o['paper'], None
     few = len(distinct) <= (o['max_codes'] if codes_like else o['max_distinct'])
     if c.edges is not None:
