@@ -17,7 +17,7 @@ from statistics import NormalDist
 from tqdm import tqdm
 
 from .encoding import (ENCODER_OPTIONS, MISSING, OFF, ON, Encoder, check_choice, check_encoder_options, check_flag, check_names, check_number,
-                                codes_like, is_transactions, transactions, value_label, with_missing, zero_one)
+                                codes_like, is_transactions, transactions, unseen_value, value_label, with_missing, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
 from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
@@ -1724,7 +1724,7 @@ def verify_rule(
             source.presence = tuple(f for f in marks if first is not None and f in first.columns)
         if source.csv: source.numbers = _number_columns(enc)             # as they were read when the model was fitted
         source.read = _filled(source.read, enc.features, {enc.features[f] for f in enc.feature_of[np.r_[a[0], c]]})
-        bits = scan(source, enc, sample_rows=0, unknown='ignore').bits
+        read = scan(source, enc, sample_rows=0, unknown='ignore'); bits = read.bits
     except (ValueError, KeyError) as e:                                    # a file of baskets read as a table of columns?
         if not (len(marks) == len(enc) and isinstance(data, (str, Path))): raise
         raise ValueError(f'{e.args[0] if isinstance(e, KeyError) else e}; the model was mined from baskets, so give the '
@@ -1733,6 +1733,12 @@ def verify_rule(
     if blank:                                                          # another table, or its values spelled otherwise
         warnings.warn(f"no row of the data holds a value the model knows of {blank} (the model's: "
                       f"{enc.some_values(blank[0])}); is it the table the model was trained on?", MiningWarning, stacklevel=2)
+    used = [enc.features[f] for f in dict.fromkeys(enc.feature_of[np.r_[a[0], c]].tolist())]
+    lost = [(f, *read.stats['unseen'][f]) for f in used if f in read.stats['unseen']]
+    if lost:                                                           # values the model's items do not name
+        warnings.warn('the data holds values that none of the model\'s items names, counted as no item: ' + '; '.join(
+            f'{f!r} in {n} row(s), such as {v!r}, ' + unseen_value(enc.edges.get(f), enc.categories[enc.features.index(f)], v)
+            for f, n, v in lost), MiningWarning, stacklevel=2)
     nA, nC, nAC = rule_counts(bits, a, c)
     checks, n = Checks(bits, enc, a.shape[1], min_confidence=min_confidence, min_lift=min_lift), bits.n_rows
     out.update(support=float(nAC[0] / n), confidence=float(nAC[0] / nA[0]) if nA[0] else float('nan'),

@@ -22,8 +22,9 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'HIDDEN', 'BAR_DELAY',
            'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
-           'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan', 'scan',
-           'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table', 'read_baskets']
+           'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan',
+           'tally_unseen', 'scan', 'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table',
+           'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
 CHUNK_ROWS = 1 << 18   # rows read per batch
@@ -659,6 +660,25 @@ class Scan:
     def __repr__(self):
         return f'Scan({self.n_rows} rows, {self.encoder.n_items} items, {len(self.sample)} training rows)'
 
+# %% ../nbs/04_streaming.ipynb #2ec55c67
+def tally_unseen(
+    tally: dict,         # feature -> (cells, the first value): added to
+    df: pd.DataFrame,    # a batch
+    encoder: Encoder,    # the encoder that coded it
+    codes: np.ndarray,   # its codes, `unknown='ignore'`
+):
+    "Count, per feature, the cells of `df` that hold a value no category names (coded as no item, yet not missing)."
+    lost = codes < 0
+    if not lost.any(): return
+    cols = {str(c): c for c in df.columns}
+    at = np.flatnonzero(lost.any(0))
+    held = lost[:, at] & df[[cols[encoder.features[j]] for j in at]].notna().to_numpy()
+    for j, h in zip(at[held.any(0)], held.T[held.any(0)]):
+        f = encoder.features[j]
+        n, first = tally.get(f, (0, df[cols[f]].to_numpy()[h][0]))
+        tally[f] = (n + int(h.sum()), first.item() if isinstance(first, np.generic) else first)
+
+
 # %% ../nbs/04_streaming.ipynb #0cf180e4
 def scan(
     source: Source,                 # the table, after `fit_table`
@@ -668,23 +688,24 @@ def scan(
     progress: bool = False,         # a progress bar with rows per second
     rows: int = CHUNK_ROWS,         # rows per batch
     unknown: str = 'error',         # 'ignore': values the encoder has not seen are no item (another table, a model's encoder)
-) -> Scan:
+) -> Scan:                          # with 'ignore', `stats['unseen']`: feature -> (cells of values no category names, the first)
     "Encode `source` a batch at a time into bit sets, keeping a training sample of rows as codes."
     check_number(sample_rows, 'sample_rows', 0, whole=True); check_number(seed, 'seed', 0, 2**63 - 1, whole=True)
     check_flag(progress, 'progress'); check_number(rows, 'rows', 1, whole=True)
     n = source.n_rows
     pick = training_rows(n, sample_rows, seed)
-    blocks, sample, start = [], [], 0
+    blocks, sample, start, unseen = [], [], 0, {}
     with _progress(source, 'reading (bit sets)', progress) as bar:
         for df in source.batches(rows):
             codes = encoder.codes(df, unknown)
+            if unknown == 'ignore': tally_unseen(unseen, df, encoder, codes)
             blocks.append((code_bits(codes, encoder.sizes), len(df)))
             keep = slice(None) if pick is None else pick[(pick >= start) & (pick < start + len(df))] - start
             sample.append(codes[keep])
             start += len(df); bar.update(len(df))
     if not start: raise ValueError(f'{source.name}: the table has no rows' if source.name != 'table' else 'the table has no rows')
     return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
-                dict(rows=start, training_rows=sum(map(len, sample))))
+                dict(rows=start, training_rows=sum(map(len, sample)), **({'unseen': unseen} if unknown == 'ignore' else {})))
 
 # %% ../nbs/04_streaming.ipynb #94a1c1b8
 def floor_bins(enc: Encoder, bins='auto', edges: dict = None, paper: bool = False, **_) -> list:
