@@ -20,9 +20,9 @@ from .encoding import (ENCODER_OPTIONS, MISSING, OFF, ON, Encoder, check_choice,
                                 codes_like, is_transactions, transactions, unseen_value, value_label, with_missing, zero_one)
 from .bitsets import (BitTable, as_bits, at_least, code_bits, cooccurrence, item_counts, itemset_counts, min_count,
                                pad_sets, row_ids)
-from .quality import (FLOOR, METRICS, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
+from .quality import (FLOOR, at_level, MIN_CONFIDENCE, MIN_LIFT, TAU_A, TAU_C, TAU_I, Checks, RuleCounts,
                                Rules, check_antecedents, check_length, check_tau, check_thresholds, check_training,
-                               data_bits, fisher_greater, is_rule_table, item_floors, itemset_frame, rule_counts, rule_set_summary, rule_text)
+                               data_bits, fisher_greater, is_rule_table, item_floors, RULE_COLUMNS, itemset_frame, rule_counts, rule_set_summary, rule_text)
 from .streaming import SAMPLE_ROWS, Scan, Source, as_frame, open_table, peak_memory_mb, scan_table
 # for annotations; PyTorch is imported only where a model is trained or asked (the model path, the paper's mode)
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
@@ -1080,7 +1080,7 @@ def _split(options: dict, paper: bool) -> tuple:
     return {k: checked[k] for k in th}, check_training(**tr)
 
 # %% ../nbs/08_mining.ipynb #952ef579
-MEASURES = [*METRICS, 'p_value', 'ante_prob', 'cons_prob']   # the measures of a rule table, which `by` may name
+MEASURES = [m for m, t in RULE_COLUMNS.items() if t is float]   # the measures of a rule table, which `by` may name
 
 # %% ../nbs/08_mining.ipynb #3ed624c4
 def _is_model(m) -> bool:

@@ -21,13 +21,14 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
                                fraction, item_bits, item_counts, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
-__all__ = ['METRICS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR',
-           'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE',
-           'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary',
-           'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'unknown_values', 'Rules', 'check_tau',
-           'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules',
-           'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space',
-           'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
+__all__ = ['METRICS', 'RULE_COLUMNS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE',
+           'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS',
+           'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean',
+           'rule_set_summary', 'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'unknown_values',
+           'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits',
+           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'at_level',
+           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks',
+           'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -176,6 +177,10 @@ def rules_to_frame(
     return pd.DataFrame(cols)
 
 # %% ../nbs/05_quality.ipynb #ace01534
+# the measure columns of `mine`'s rule table beside METRICS, with their types: an empty one read back has them too
+RULE_COLUMNS = {**dict.fromkeys(METRICS, float), 'p_value': float, 'certain': bool, 'functional': bool,
+                'ante_prob': float, 'cons_prob': float}
+
 def check_item_sets(
     rules: pd.DataFrame,                          # a rule (or itemset) table
     columns=('antecedents', 'consequents'),       # its columns of item sets
@@ -185,7 +190,7 @@ def check_item_sets(
      "result written as JSON (a list of no record) reads back so.")
     if isinstance(rules, pd.DataFrame) and rules.shape == (0, 0):
         return pd.DataFrame({**{c: pd.Series(dtype=object) for c in ('antecedents', 'consequents')},
-                             **{m: pd.Series(dtype=float) for m in METRICS}})
+                             **{m: pd.Series(dtype=t) for m, t in RULE_COLUMNS.items()}})
     for c in columns:
         if c not in rules or not len(rules): continue
         bad = ~rules[c].map(lambda s: isinstance(s, (set, frozenset))).to_numpy(bool)

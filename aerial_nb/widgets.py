@@ -152,13 +152,14 @@ def _live() -> bool:
 class _ModelView(widgets.VBox):
     "Thresholds, a chart, a text panel and retraining around a model."
     def __init__(self, model: Model, X=None, tau_a=TAU_A, tau_c=TAU_C, figsize=(5, 2.5)):
+        check_tau(tau_a=tau_a, tau_c=tau_c)
         super().__init__()
         self.model, self.X = model, X
-        slider = lambda d, v: widgets.FloatSlider(v, min=0.05, max=0.95, step=0.01, description=d,
-                                                  continuous_update=False)
+        slider = lambda d, v: widgets.FloatSlider(v, min=min(0.05, v), max=max(0.95, v), step=0.01, description=d,
+                                                  continuous_update=False, readout_format='.3g')   # the value given: never clipped
         self.tau_a, self.tau_c = slider('τa', tau_a), slider('τc', tau_c)
         for s in (self.tau_a, self.tau_c): s.observe(lambda _: self.update(), 'value')
-        self.seed = widgets.BoundedIntText(model.settings.get('seed', 0), min=0, max=2**31 - 1, description='seed')
+        self.seed = widgets.BoundedIntText(model.settings.get('seed', 0), min=0, max=2**63 - 1, description='seed')   # as `train` takes
         self.noise = widgets.FloatSlider(model.settings.get('noise', 0.5), min=0, max=1, step=0.05, description='noise')
         self.retrain_button = widgets.Button(description='retrain', icon='refresh')
         self.retrain_button.on_click(lambda _: self.retrain())
@@ -259,6 +260,7 @@ def consequent_table(
     n_rows: int = None,  # rows of the table, when `X` is bit sets
 ) -> pd.DataFrame:       # consequent, probability, holds, support, confidence, lift
     "Each item of an unmarked feature as a consequent: the model's probability beside the rule's exact metrics."
+    if top is not None: check_number(top, 'top', 1, whole=True)
     enc = r.encoder
     cons = np.flatnonzero(~np.isin(enc.feature_of, enc.feature_of[r.marked]))
     cons = cons[np.argsort(-r.probs[cons], kind='stable')][:top]
@@ -309,6 +311,7 @@ class RuleExplorer(_ModelView):
         tau_c: float = TAU_C,     # initial consequent similarity threshold
         top: int = 10,            # consequents shown, most probable first
     ):
+        check_number(top, 'top', 1, whole=True)
         super().__init__(model, X, tau_a, tau_c, (4.5, 0.22 * top + 0.9))
         self.bits, self.top, self.table = item_bits(X), top, widgets.HTML()
         opts = [('(none)', '')] + [(i, i) for i in model.encoder.items]
