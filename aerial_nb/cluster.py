@@ -13,7 +13,7 @@ import pandas as pd
 from tqdm import tqdm
 from distributed import Client, as_completed
 
-from .encoding import SAMPLE_ROWS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
+from .encoding import SAMPLE_ROWS, STRAYS, ColumnFit, Encoder, column_fits, fitted_encoder, present_items
 from .bitsets import BitTable, code_bits
 from .streaming import (CHUNK_ROWS, READAHEAD, Scan, batch_frame, floor_bins, mark_missing, dictionary_schema, parquet_files, parquet_schema,
                                  parquet_format, peak_memory_mb, training_rows)
@@ -136,6 +136,9 @@ def merge_fit(
     out.rows, out.present = a.rows + b.rows, a.present + b.present
     for k in ('typed', 'text', 'numbers', 'unique', 'integral'): setattr(out, k, getattr(a, k) and getattr(b, k))
     out.lo, out.hi, out.infinite = min(a.lo, b.lo), max(a.hi, b.hi), a.infinite | b.infinite
+    out.first, out.coded = b.first if a.first is None else a.first, a.coded or b.coded   # (a part of missing cells only)
+    seen = {t for _, t in a.strays}
+    out.strays = (a.strays + [s for s in b.strays if s[1] not in seen])[:STRAYS + 1]
     if a.occupied is not None: out.occupied, out.outside = a.occupied | b.occupied, a.outside or b.outside
     out.many = a.many or b.many
     if not out.many:

@@ -45,6 +45,12 @@ def _fmt(e: float, digits: int = None) -> str:
     r = repr(float(e))
     return r[:-2] if r.endswith('.0') else r
 
+# %% ../nbs/02_encoding.ipynb #6d3abde7
+def _shortest(u):
+    ("Half- and single-precision floats as the doubles their shortest text reads as: a float32 0.1 is 0.1, not "
+     "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
+    return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
+
 # %% ../nbs/02_encoding.ipynb #8c17600c
 def _interval_labels(
     edges: np.ndarray,    # increasing bin edges
@@ -61,11 +67,15 @@ def _interval_labels(
 
 def short_cuts(
     edges: np.ndarray,   # increasing bin edges: bin k holds (edges[k], edges[k+1]]
-    values,              # the column's values
+    values,              # the column's values (float32: cut as they print, checked at their precision)
 ) -> np.ndarray:         # the edges, each moved up to the number of fewest significant digits below the next value
     ("Edges that split `values` exactly as `edges` do, each written with as few digits as that allows: a label "
      "`(a, b]` then holds exactly the rows of its bin, and reads as a short number. A bin that holds one value "
      "ends at it: named by that value, it leaves no gap its name does not say (the next bin's name starts there).")
+    narrow = getattr(values, 'dtype', None) in (np.float16, np.float32) and values.dtype
+    if narrow:                     # a float32 column: its values, and edges that are values, as they print (0.55)
+        values, edges = _shortest(np.asarray(values)), np.asarray(edges, float)
+        edges = np.where(edges.astype(narrow).astype(float) == edges, _shortest(edges.astype(narrow)), edges)
     v = np.unique(np.asarray(values, float)); v = v[np.isfinite(v)]
     out = np.array(edges, float)
     for i, e in enumerate(out):
@@ -75,7 +85,8 @@ def short_cuts(
         x = Decimal(float(e))
         for digits in range(1, 18):                      # round up to `digits` significant digits
             c = float(x.quantize(Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=ROUND_CEILING))
-            if e <= c < above and (i + 1 == len(out) or c < out[i + 1]): out[i] = c; break
+            if (e <= c < above and (i + 1 == len(out) or c < out[i + 1])
+                    and (not narrow or np.asarray(c, narrow) < np.asarray(above, narrow))): out[i] = c; break   # (as compared)
     return out
 
 # %% ../nbs/02_encoding.ipynb #8015337c
@@ -159,12 +170,6 @@ def bin_edges(
     else: raise ValueError(f"binning method must be 'quantile' or 'uniform', got {method!r}")
     e = np.unique(e)
     return np.concatenate([[-np.inf], e[1:-1], [np.inf]])
-
-# %% ../nbs/02_encoding.ipynb #6d3abde7
-def _shortest(u):
-    ("Half- and single-precision floats as the doubles their shortest text reads as: a float32 0.1 is 0.1, not "
-     "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
-    return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
 
 # %% ../nbs/02_encoding.ipynb #14b07b1a
 def bin_labels(

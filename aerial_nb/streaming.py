@@ -52,16 +52,26 @@ def mark_missing(
     spellings,          # cell texts that mean "missing"
 ) -> tuple:             # the batch with those cells missing, and how many cells each spelling marked
     ("Text cells spelled as one of `spellings` become missing values (categories too); so do the cells of number "
-     "columns (a DataFrame's, a Parquet file's) equal to a spelling that is a number (`-999`), as a CSV file's are.")
+     "columns (a DataFrame's, a Parquet file's) equal to a spelling that is a number (`-999`), and text cells that "
+     "read as that number (`-999.0`, as pandas writes a float column; not a code such as `-0999`), as pandas reads a CSV.")
     if not spellings: return df, {}
     text = [c for c, t in df.dtypes.items() if _texts(t)]                 # by dtype: fast
     values = _spelled_numbers(spellings)
     numbers = [c for c, t in df.dtypes.items() if values and pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t)]
     na = df[text].isin(list(spellings)).to_numpy(bool)
     hit = df[numbers].isin(list(values)).to_numpy(bool)
-    if not (na.any() or hit.any()): return df, {}
+    alike, read = np.zeros_like(na), []                                  # text cells that read as a spelled number
+    for j, c in enumerate(text if values else []):
+        codes, uniq = pd.factorize(df[c]); u = pd.Series(np.asarray(uniq, dtype=object))
+        f = pd.to_numeric(u.where(~u.astype(str).str.match(r'[+-]?0\d')), errors='coerce').to_numpy(float)   # (not codes)
+        same = np.isin(f, list(values))
+        if not same.any(): continue
+        alike[:, j] = (codes >= 0) & same[codes] & ~na[:, j]; read.append(f[codes][alike[:, j]])
+    if not (na.any() or hit.any() or alike.any()): return df, {}
     counts = pd.concat([pd.Series(df[text].astype(object).to_numpy()[na], dtype=object).map(str),   # each cell's spelling
-                        pd.Series(df[numbers].to_numpy(float, na_value=np.nan)[hit]).map(values)]).value_counts()
+                        pd.Series(np.concatenate([df[numbers].to_numpy(float, na_value=np.nan)[hit], *read])).map(values)]
+                       ).value_counts()
+    na = na | alike
     out = df.copy()
     if na.any(): out[text] = df[text].mask(na)
     if hit.any(): out[numbers] = df[numbers].mask(hit)
@@ -550,6 +560,10 @@ def as_frame(
     if isinstance(data, pd.DataFrame): return _flat(data)
     if (arrow := _arrow(data)) is not None: return _flat(batch_frame(arrow))
     if not hasattr(data, '__dataframe__'): return data
+    if type(data).__module__.split('.')[0] == 'dask':                  # lazy, and maybe larger than memory: not read whole here
+        raise TypeError(f'data: a Dask {type(data).__name__} is not read whole here: write it as Parquet files '
+                        '(ddf.to_parquet(folder)) and mine the folder with client= (--dask on the command line), '
+                        'or give ddf.compute() if it fits in memory')
     frame = data.to_pandas() if callable(getattr(data, 'to_pandas', None)) else pd.api.interchange.from_dataframe(data)
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
