@@ -496,7 +496,7 @@ def _numbers_hint(name, v, texts=()) -> str:
     col = f'df[{name!r}]'
     some = pd.Series(list(texts)[:50], dtype=object)
     if len(some) and some.map(lambda t: isinstance(t, str)).all() and pd.to_numeric(some, errors='coerce').notna().all():
-        return "its texts are numbers: numbers=True reads them as numbers, to bin them; in mine, encoder_options={'numbers': True}"
+        return f'its texts are numbers: convert them to bin them, e.g. {col} = pd.to_numeric({col})'   # (a file's are read so)
     if isinstance(v, (datetime.date, np.datetime64)):
         return f"convert the dates to numbers to bin them, e.g. {col}.dt.year, or days since the first: ({col} - {col}.min()).dt.days"
     if isinstance(v, (datetime.timedelta, np.timedelta64)):

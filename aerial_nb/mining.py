@@ -1110,8 +1110,9 @@ def _check_arguments(**given):
             if v is None: continue
             if not isinstance(v, dict): raise TypeError(f"encoder_options must be a dict of Encoder.fit's options, got {v!r}"[:200])
             own = sorted(set(v) & {'drop', 'floor', 'paper', 'numbers'})
-            if own: raise TypeError(f'encoder_options may not set {own}: drop, paper and the floor threshold are '
-                                    'parameters of their own')
+            if own: raise TypeError(f'encoder_options may not set {own}: ' + ('drop, paper and the floor threshold are '
+                                    'parameters of their own' if set(own) - {'numbers'} else 'a CSV file\'s texts are read '
+                                    'as numbers where they all are; convert a table\'s own (pd.to_numeric)'))
             check_encoder_options(**v)
     if given.get('target') is not None and (given.get('antecedents') is not None or given.get('consequents') is not None):
         raise ValueError('target already fixes antecedents and consequents; give it alone')
