@@ -280,6 +280,25 @@ def _numpy_backed(s: pd.Series) -> bool:
     return isinstance(s.dtype, np.dtype) or getattr(s.dtype, 'storage', None) == 'python'
 
 
+# %% ../nbs/02_encoding.ipynb #2b2d6ae7
+def _in_names(
+    v: np.ndarray,       # the values
+    e: np.ndarray,       # the bins' edges, at the values' precision
+    lo: np.ndarray,      # per bin, the least value its name holds
+    hi: np.ndarray,      # ... and the greatest
+) -> np.ndarray:         # each value's bin, -1 where it lies in no bin, or in its bin but not in its name
+    ("One search over the edges with the names' ends added: each piece between two cuts lies wholly in a bin's name "
+     "or wholly outside it (a value below `lo`, or above `hi`).")
+    below = np.nextafter(lo, np.asarray(-np.inf, lo.dtype))              # (e[k], lo) ends just below lo
+    r = np.unique(np.r_[e, below[(below > e[:-1]) & (below < e[1:])], hi[(hi > e[:-1]) & (hi < e[1:])]])
+    up = r[1:]; of = np.searchsorted(e, up, side='left') - 1               # each piece (r[j], r[j+1]]: its bin
+    ok = (of >= 0) & (of < len(lo)); inside = np.zeros(len(up), bool)
+    inside[ok] = (up[ok] >= lo[of[ok]]) & (up[ok] <= hi[of[ok]])
+    out = np.r_[np.where(inside, of, -1), -1][np.searchsorted(r, v, side='left') - 1]   # (before, past: -1)
+    out[v == e[0]] = 0 if lo[0] <= e[0] <= hi[0] else -1          # the lowest edge is closed (given, or -inf)
+    return out
+
+
 # %% ../nbs/02_encoding.ipynb #f7e274c5
 def _bin_codes(
     s: pd.Series,         # a column of numbers
@@ -303,15 +322,12 @@ def _bin_codes(
     narrow = x.dtype in (np.float16, np.float32)                # compared at its own precision: a float32 14.1 is at 14.1
     v = x.to_numpy(x.dtype if narrow else float)
     e = edges.astype(v.dtype) if narrow else edges
-    codes = np.searchsorted(e, v, side='left') - 1
-    codes[e[0] == v] = 0                                        # a closed lowest edge (user-given edges)
-    codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
-    if bounds is not None:                                      # a value its bin holds, but not the bin's label
-        at = np.flatnonzero(codes >= 0); lo, hi = (np.asarray(b, v.dtype)[codes[at]] for b in bounds)
-        bad = (v[at] < lo) | (v[at] > hi)
-        one = bad & (lo == hi)                                  # a bin of one value: that value, as a float32 prints too
-        bad[one] = v[at][one].astype(np.float32) != lo[one].astype(np.float32)
-        codes[at[bad]] = -1
+    if bounds is not None and (np.isfinite(bounds[0]) | np.isfinite(bounds[1])).any():   # names narrower than bins
+        codes = _in_names(v, e, *(np.asarray(x, v.dtype) for x in bounds))
+    else:
+        codes = np.searchsorted(e, v, side='left') - 1
+        codes[e[0] == v] = 0                                    # a closed lowest edge (user-given edges)
+        codes[(codes < 0) | (codes >= len(edges) - 1)] = -1
     codes[np.isnan(v)] = -2
     return codes, _interval_labels(edges)
 
