@@ -51,6 +51,11 @@ def _shortest(u):
      "0.10000000149011612, so that its category reads as pandas shows the value (other values as they are).")
     return u.astype(str).astype(np.float64) if getattr(u, 'dtype', None) in (np.float16, np.float32) else u
 
+def _printed_edges(edges: np.ndarray, narrow) -> np.ndarray:
+    "Edges that are values of a float32 (`narrow`) column as those values print (0.55, not 0.550000011920929)."
+    edges = np.asarray(edges, float)
+    return np.where(edges.astype(narrow).astype(float) == edges, _shortest(edges.astype(narrow)), edges)
+
 # %% ../nbs/02_encoding.ipynb #8c17600c
 def _interval_labels(
     edges: np.ndarray,    # increasing bin edges
@@ -74,8 +79,7 @@ def short_cuts(
      "ends at it: named by that value, it leaves no gap its name does not say (the next bin's name starts there).")
     narrow = getattr(values, 'dtype', None) in (np.float16, np.float32) and values.dtype
     if narrow:                     # a float32 column: its values, and edges that are values, as they print (0.55)
-        values, edges = _shortest(np.asarray(values)), np.asarray(edges, float)
-        edges = np.where(edges.astype(narrow).astype(float) == edges, _shortest(edges.astype(narrow)), edges)
+        values, edges = _shortest(np.asarray(values)), _printed_edges(edges, narrow)
     v = np.unique(np.asarray(values, float)); v = v[np.isfinite(v)]
     out = np.array(edges, float)
     for i, e in enumerate(out):
@@ -180,8 +184,7 @@ def bin_labels(
     ("Labels of bins: `(a, b]`; `[a, b]` for whole numbers; the value itself for a bin that holds only one value. An "
      "outer bin that holds an infinite value says so (`[-inf, 2]`, `(5, inf]`) and is never named by one finite value.")
     narrow = getattr(values, 'dtype', None) in (np.float16, np.float32) and values.dtype
-    if narrow:                                   # an edge that is one of the column's values: as that value prints
-        edges = np.where(edges.astype(narrow).astype(float) == edges, _shortest(edges.astype(narrow)), edges)
+    if narrow: edges = _printed_edges(edges, narrow)    # an edge that is one of the column's values: as that value prints
     labels = _interval_labels(edges, exact=True)
     finite = edges[np.isfinite(edges)]
     if integral and (finite == np.floor(finite)).all() and np.abs(finite).max(initial=0) <= EXACT:   # past it, a + 1 is a again
@@ -804,8 +807,8 @@ def unseen_value(
     value,          # a value none of them holds
 ) -> str:           # why, for a message
     "Why no category holds `value`: unseen when fitting, or held by a bin whose label, named from the values seen, leaves it out."
-    k = int(np.searchsorted(edges, float(value), side='left')) - 1 if edges is not None else -1
-    if not 0 <= k < len(edges if edges is not None else []) - 1: return 'unseen when the encoder was fitted'
+    k = -1 if edges is None else int(np.searchsorted(edges, float(value), side='left')) - 1
+    if edges is None or not 0 <= k < len(edges) - 1: return 'unseen when the encoder was fitted'
     return (f'which its bin {_interval_labels(edges, exact=True)[k]} holds but its name {labels[k]!r} does not '
             '(named after the values seen when the encoder was fitted)')
 
