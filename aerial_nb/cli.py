@@ -23,7 +23,7 @@ from . import forward
 from .datasets import UCI_DATASETS
 from .encoding import EncodingWarning, fitted_encoder
 from .streaming import NA_VALUES, describe, describe_text, peak_memory_mb, read_baskets
-from .quality import TRAINING_LIMITS, check_thresholds, check_training
+from .quality import CORRECTIONS, TRAINING_LIMITS, check_thresholds, check_training
 from .persist import InputError, Outputs, check_folder
 from .mining import MEASURES, METHODS, RULE_CHECKS, MiningWarning, mine, mine_itemsets, verdict_text, verify_rule
 
@@ -74,7 +74,7 @@ TYPES = {   # how a library parameter reads on the command line (argparse keywor
     **dict.fromkeys(['min_confidence', 'min_support', 'alpha', 'productive', 'margin'], dict(type=_rate)),
     **dict.fromkeys(['min_lift', 'budget'], dict(type=_positive)),
     **dict.fromkeys(['tau_a', 'tau_c', 'tau_i'], dict(type=_fraction)),
-    'method': dict(choices=METHODS), 'by': dict(choices=MEASURES, metavar='MEASURE'), **dict.fromkeys(['functional', 'certain'], dict(choices=('mark', 'drop'))),
+    'method': dict(choices=METHODS), 'correction': dict(choices=CORRECTIONS), 'by': dict(choices=MEASURES, metavar='MEASURE'), **dict.fromkeys(['functional', 'certain'], dict(choices=('mark', 'drop'))),
     'binning': dict(choices=('quantile', 'uniform')), 'missing': dict(choices=('absent', 'item')),
     'bins': dict(type=_bins), 'paper': dict(action='store_true'), 'na_values': dict(nargs='*', metavar='TEXT'),
     **dict.fromkeys(['target', 'drop', 'categorical', 'numeric'], dict(nargs='+', metavar='COL')),

@@ -17,18 +17,18 @@ import pandas as pd
 from fastcore.basics import patch
 
 from .encoding import Encoder, check_number
-from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks,
+from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check_sets, chunk_size, chunks, cooccurrence,
                                fraction, item_bits, item_counts, min_count, popcount, row_ids, rule_keys)
 
 # %% auto #0
-__all__ = ['METRICS', 'RULE_COLUMNS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'MIN_CONFIDENCE',
-           'MIN_LIFT', 'FLOOR', 'ALPHA', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT', 'MAX_LIFT', 'MAX_STEPS',
-           'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'KEEP_RULES', 'rule_metrics', 'covers', 'coverage', 'defined_mean',
-           'rule_set_summary', 'rule_text', 'rules_to_frame', 'check_item_sets', 'is_rule_table', 'unknown_values',
-           'Rules', 'check_tau', 'check_antecedents', 'check_length', 'itemset_frame', 'onehot', 'data_bits',
-           'exhaustive_rules', 'compare_with_exhaustive', 'verified', 'log_factorial', 'fisher_greater', 'at_level',
-           'rules_in_space', 'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks',
-           'explained']
+__all__ = ['METRICS', 'RULE_COLUMNS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'CORRECTIONS',
+           'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'CORRECTION', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT',
+           'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'PAIR_LIMIT', 'KEEP_RULES', 'rule_metrics',
+           'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'check_item_sets',
+           'is_rule_table', 'unknown_values', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
+           'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
+           'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'testable_level', 'check_thresholds',
+           'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -520,10 +520,30 @@ def rules_in_space(
         total += c[f] * without[length]
     return total
 
+# %% ../nbs/05_quality.ipynb #e2547a6c
+CORRECTIONS = ('space', 'testable')   # what the significance test shares its error over (see the text)
+
+def testable_level(
+    p_min,          # (k,) the smallest p-value each group of rules can reach
+    weight,         # (k,) how many rules each group holds
+    alpha: float,   # the error rate to share among them
+) -> float:         # the critical value: a rule passes when its p-value is at most this
+    ("Tarone's critical value: the largest d with d times the rules that can reach it (p_min <= d) at most `alpha`; "
+     "a rule that cannot reach d cannot pass, so it needs no share of the error.")
+    p, w = np.asarray(p_min, np.float64).ravel(), np.asarray(weight, np.float64).ravel()
+    p, w = p[w > 0], w[w > 0]
+    if not len(p): return float(alpha)
+    p, at = np.unique(p, return_inverse=True)
+    k = np.cumsum(np.bincount(at, w))                                     # rules that can reach each p_min or less
+    d = np.minimum(alpha / k, np.append(p[1:], np.inf) / (1 + 2 * P_SLACK))   # below the next group: k stays the count
+    ok = p <= d
+    return float(d[ok].max()) if ok.any() else float(min(alpha, p[0] / (1 + 2 * P_SLACK)))
+
 # %% ../nbs/05_quality.ipynb #4d259666
 MIN_CONFIDENCE, MIN_LIFT = 0.8, 1.1   # verified and informative: the default mode's thresholds
 FLOOR = 0.1                           # frequent: antecedents hold in at least this share of rows
 ALPHA = 0.05                          # significant: the family-wise error rate over the search space
+CORRECTION = 'space'                  # significant: the error shared over every rule of the space (or 'testable')
 PRODUCTIVE = 0.01                     # productive: the level of each antecedent item's test
 MARGIN = 0.05                         # better than its parents: the confidence a longer rule must add
 NEAR_CONSTANT = 0.95                  # a value in this share of rows makes its feature near-constant
@@ -536,6 +556,7 @@ def check_thresholds(
     min_support: float = None,     # verified: exact support at least this (None: any)
     floor: float = FLOOR,          # frequent: antecedents hold in at least this share of rows (one item: at most half of 1/its feature's values)
     alpha: float = ALPHA,          # significant: family-wise error rate over the search space (0: no test)
+    correction: str = CORRECTION,  # significant: share it over every rule of the space, or only the testable ones (Tarone; lengths 1-2)
     productive: float = PRODUCTIVE,# productive: level of each antecedent item's test (1: no test)
     margin: float = MARGIN,        # better than its parents: confidence added to a shorter rule that passes (0: off)
     near_constant: float = NEAR_CONSTANT, # values in this share of rows are left out (1: keep them)
@@ -550,12 +571,14 @@ def check_thresholds(
     if min_support is not None: fraction(min_support, 'min_support')
     for name, v in dict(alpha=alpha, productive=productive, margin=margin, near_constant=near_constant).items():
         fraction(v, name)
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}")
     if near_constant == 0: raise ValueError('near_constant must be a share of rows in (0, 1] (1 keeps every value), got 0')
     if not (isinstance(floor, (int, float, np.floating)) and not isinstance(floor, bool) and 0 < floor <= 1):
         raise ValueError(f'floor must be a share of rows in (0, 1], got {floor!r}')
     return dict(min_confidence=float(min_confidence), min_lift=float(min_lift),            # Python's numbers, not NumPy's
                 min_support=None if min_support is None else float(min_support), floor=float(floor), alpha=float(alpha),
-                productive=float(productive), margin=float(margin), near_constant=float(near_constant))
+                correction=correction, productive=float(productive), margin=float(margin), near_constant=float(near_constant))
 
 # %% ../nbs/05_quality.ipynb #8161dcb4
 MAX_STEPS = 10**9   # training steps, epochs, batch rows: at most this many
@@ -652,6 +675,7 @@ class Checks:
         self.cons_ok = np.ones(D, bool) if cons_ok is None else np.asarray(cons_ok, bool)
         self.counts = item_counts(self.bits, self.n)
         self.spaces = [rules_in_space(self.ante_ok, self.cons_ok, self.fo, L) for L in range(1, max_antecedents + 1)]
+        self._pair_cache = {}   # floor -> the antecedent pairs at it (their rows, items): shared by `relaxed` copies
         self._tune(th)
     def _tune(self, th: dict):
         "Set the thresholds `th` (checked) and what follows from them alone; nothing removed yet."
@@ -662,6 +686,11 @@ class Checks:
         self.floor = min_count(th['floor'], self.n, 'floor')
         self.floors = item_floors(np.bincount(self.fo)[self.fo], self.n, self.floor)   # one item: by its feature's values
         self.alphas = [th['alpha'] / (self.depth * s) if s else 0.0 for s in self.spaces] if th['alpha'] else [1.0] * self.depth   # 0: no test
+        self.counted = ['space' if th['alpha'] else None] * self.depth   # what each length's level shares the error over
+        if th['alpha'] and th['correction'] == 'testable':
+            for L in range(1, min(2, self.depth) + 1):
+                level = self.tarone(L) if self.spaces[L - 1] else None
+                if level is not None: self.alphas[L - 1], self.counted[L - 1] = max(level, self.alphas[L - 1]), 'testable'
     def __repr__(self): return f'Checks({self.n} rows, {len(self.counts)} items, thresholds {self.th})'
 
 # %% ../nbs/05_quality.ipynb #28b05312
@@ -694,6 +723,45 @@ def frequent(self: Checks,
     "Whether each antecedent holds the floor: `floor` of the rows, a single item at most half its feature's share (`floors`)."
     return np.asarray(nA) >= (self.floors[np.asarray(ante)[:, 0]] if np.shape(ante)[1] == 1 else self.floor)
 
+
+# %% ../nbs/05_quality.ipynb #68322eaa
+PAIR_LIMIT = 1 << 24   # antecedent pairs, and groups of rules, the testable count weighs (past it: the search space)
+
+@patch
+def _pairs(self: Checks, floor: int):
+    "(rows, items (m, 2)) of the antecedent pairs of two features holding `floor` rows (None past `PAIR_LIMIT`), counted once."
+    if floor not in self._pair_cache:
+        items = np.flatnonzero(self.ante_ok & (self.counts >= floor))      # a pair at the floor has each item at it
+        rows, sets, total = [np.zeros(0, np.int64)], [np.zeros((0, 2), np.int64)], 0
+        for s, N in cooccurrence(self.bits, items[:, None], items):
+            i, j = np.nonzero(N >= floor)
+            keep = (j > i + s) & (self.fo[items[i + s]] != self.fo[items[j]])
+            total += int(keep.sum())
+            if total > PAIR_LIMIT: rows = None; break
+            rows.append(N[i[keep], j[keep]]); sets.append(np.column_stack([items[i[keep] + s], items[j[keep]]]))
+        self._pair_cache[floor] = None if rows is None else (np.concatenate(rows), np.concatenate(sets))
+    return self._pair_cache[floor]
+
+@patch
+def tarone(self: Checks, L: int):
+    "Tarone's critical value of antecedent length `L` (1 or 2), its error `alpha / depth` (None past `PAIR_LIMIT`)."
+    use, cons = self.ante_ok & ~self.dominant, self.cons_ok & ~self.dominant
+    if L == 1: sets = np.flatnonzero(use & (self.counts >= self.floors))[:, None]; nA = self.counts[sets[:, 0]]
+    else:
+        pairs = self._pairs(self.floor)
+        if pairs is None: return None
+        keep = use[pairs[1]].all(1); nA, sets = pairs[0][keep], pairs[1][keep]
+    a, at = np.unique(nA, return_inverse=True)
+    c, ct = np.unique(self.counts[cons], return_inverse=True)
+    F = int(self.fo.max(initial=-1)) + 1
+    if len(a) * (len(c) + F) > PAIR_LIMIT: return None
+    own = np.zeros((len(a), F))                                          # antecedents of each row count holding each feature
+    for col in self.fo[sets].T: np.add.at(own, (at, col), 1)
+    per = np.zeros((F, len(c)))                                          # consequents of each feature and row count
+    np.add.at(per, (self.fo[cons], ct), 1)
+    weight = np.bincount(at, minlength=len(a))[:, None] * per.sum(0) - own @ per
+    p_min = fisher_greater(np.minimum(a[:, None], c), a[:, None], c, self.n)   # all the antecedent's rows with the consequent
+    return testable_level(p_min, weight, self.th['alpha'] / self.depth)
 
 # %% ../nbs/05_quality.ipynb #88fd3d2f
 @patch

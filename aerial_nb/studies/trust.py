@@ -13,7 +13,7 @@ import pandas as pd
 from ..encoding import Encoder, encode
 from ..datasets import load_uci, UCI_DATASETS
 from ..bitsets import index_sets, key_jaccard, min_count, row_ids, rule_keys
-from ..quality import (MIN_CONFIDENCE, MIN_LIFT, Checks, check_thresholds, explained, fisher_greater,
+from ..quality import (MIN_CONFIDENCE, MIN_LIFT, Checks, at_level, check_thresholds, explained, fisher_greater,
                                rule_counts, rule_metrics, verified)
 from ..mining import MiningWarning, find_rules, mine, rule_items
 from .harness import (json_records, labelled, markdown_table, pyaerial_rules, read_results,
@@ -376,46 +376,24 @@ def shuffled_strong(
         out.append(len(strong_rules(X, enc, target)[1]))
     return out
 
-# %% ../../nbs/studies/02_trust.ipynb #76280283
-def _tarone(p_min: np.ndarray, alpha: float) -> float:
-    ("Tarone's critical value: the largest d with d times the number of testable rules (those with p_min <= d) at "
-     "most `alpha`; d stays under the next rule's p_min, so that the count holds.")
-    p = np.sort(p_min)
-    k = np.arange(1, len(p) + 1)
-    d = np.minimum(alpha / k, np.nextafter(np.append(p[1:], np.inf), 0))   # k rules testable: d below the (k+1)-th
-    ok = p <= d
-    return float(d[ok].max()) if ok.any() else float(np.nextafter(p[0], 0)) if len(p) else float(alpha)
-
-# %% ../../nbs/studies/02_trust.ipynb #358acb0a
-def _testable(checks: Checks, nA: np.ndarray, own: np.ndarray) -> np.ndarray:
-    "The smallest p-value each rule of antecedents holding `nA` rows could reach (own: (m, D) the features they use)."
-    nC = checks.counts[None, :]
-    return fisher_greater(np.minimum(nA[:, None], nC), nA[:, None], nC, checks.n)[checks.cons_ok[None, :] & ~own]
-
 # %% ../../nbs/studies/02_trust.ipynb #0ffcc6db
 def significance_ceiling(
     df: pd.DataFrame,   # the table as mined
     target=None,        # the class column, for class rules
 ) -> float:             # the share of strong rules that could be explained
-    ("The most strong recall any family-wise test at the default error could allow: a strong rule counts when it, or "
-     "a rule inside it that passes the thresholds and holds the floor, passes Tarone's critical value of its length "
-     "(the error split over the lengths, as the default's search-space correction splits it).")
+    ("The most strong recall a family-wise test at the default error could allow: a strong rule counts when it, or "
+     "a one-item rule inside it that passes the thresholds and the floor, passes Tarone's critical value of its length "
+     "(the checks' `correction='testable'`: the error split over the lengths, shared over the rules that could pass).")
     enc, X = encode(df)
     ante_ok, cons_ok = rule_items(enc, target=target) if target else (None, None)
-    ch = Checks(X, enc, STRONG['max_antecedents'], ante_ok, cons_ok)
-    one = np.flatnonzero(ch.ante_ok & (ch.counts >= ch.floor))[:, None]
-    pairs = np.column_stack(np.triu_indices(len(ch.fo), 1))
-    nP = (X.astype(np.float32).T @ X.astype(np.float32))[pairs[:, 0], pairs[:, 1]].astype(np.int64)
-    held = ch.ante_ok[pairs].all(1) & (ch.fo[pairs[:, 0]] != ch.fo[pairs[:, 1]]) & (nP >= ch.floor)
-    own = lambda sets: (ch.fo[sets][:, :, None] == ch.fo[None, None, :]).any(1)     # (m, D): a feature of the set
-    crit = [_tarone(_testable(ch, ch.counts[one[:, 0]], own(one)), ch.th['alpha'] / ch.depth),
-            _tarone(_testable(ch, nP[held], own(pairs[held])), ch.th['alpha'] / ch.depth)]
+    ch = Checks(X, enc, STRONG['max_antecedents'], ante_ok, cons_ok, correction='testable')
     ante, cons = strong_rules(X, enc, target)
     L, ok = (ante >= 0).sum(1), np.zeros(len(cons), bool)
     for k in (1, 2):                                                # the rule itself passes
         nA, nC, nAC = rule_counts(X, ante[L == k, :k], cons[L == k])
-        ok[L == k] = fisher_greater(nAC, nA, nC, ch.n) <= crit[k - 1]
+        ok[L == k] = at_level(fisher_greater(nAC, nA, nC, ch.n), ch.alphas[k - 1])
     for col in (0, 1):                                              # or a one-item rule inside it does
-        nA, nC, nAC = rule_counts(X, ante[L == 2, col:col + 1], cons[L == 2])
-        ok[L == 2] |= ch.thresholds(nA, nAC, nC) & (nA >= ch.floor) & (fisher_greater(nAC, nA, nC, ch.n) <= crit[0])
+        one = ante[L == 2, col:col + 1]
+        nA, nC, nAC = rule_counts(X, one, cons[L == 2])
+        ok[L == 2] |= ch.thresholds(nA, nAC, nC) & ch.frequent(one, nA) & at_level(fisher_greater(nAC, nA, nC, ch.n), ch.alphas[0])
     return float(ok.mean()) if len(ok) else np.nan
