@@ -100,12 +100,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         min_lift: float = 1.0,         # ... and its lift at least this
         floor: float = 0.02,           # its antecedent in at least this share of the training rows
         alpha: float = 0.05,           # family-wise error rate of the significance test (0: no test)
+        correction: str = 'space',     # that error shared over every rule of the search space, or the testable ones (see `mine`)
         method: str = 'auto',          # how rules are found: 'auto', 'exact' or 'model' (see `mine`)
         encoder_options: dict = None,  # `Encoder.fit`'s options (bins, categorical, numeric, numbers, missing, ...)
         random_state=None,             # seeds training where the model proposes rules: None (0), an int, a RandomState or Generator
     ):
         self.max_antecedents, self.min_confidence, self.min_lift, self.floor = max_antecedents, min_confidence, min_lift, floor
-        self.alpha, self.method, self.encoder_options, self.random_state = alpha, method, encoder_options, random_state
+        self.alpha, self.correction, self.method, self.encoder_options = alpha, correction, method, encoder_options
+        self.random_state = random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -170,7 +172,7 @@ def fit(self: RuleClassifier,
             _, rules, self.summary_ = fit_rules(X1, self.encoder_, min(self.max_antecedents, len(self.encoder_.features) - 1),
                                                 self.method, target=CLASS, seed=_seed(self.random_state),
                                                 min_confidence=self.min_confidence, min_lift=self.min_lift,
-                                                floor=self.floor, alpha=self.alpha)
+                                                floor=self.floor, alpha=self.alpha, correction=self.correction)
     self._keep_list(X1, yi, cls_items, rules)
     return self
 

@@ -725,7 +725,7 @@ def frequent(self: Checks,
 
 
 # %% ../nbs/05_quality.ipynb #68322eaa
-PAIR_LIMIT = 1 << 24   # antecedent pairs, and groups of rules, the testable count weighs (past it: the search space)
+PAIR_LIMIT = 1 << 22   # antecedent pairs, and groups of rules, the testable count weighs (past it: the search space)
 
 @patch
 def _pairs(self: Checks, floor: int):
