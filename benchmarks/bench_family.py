@@ -28,6 +28,8 @@ def main(argv=None):
     ap.add_argument('--widths', nargs='+', default=None, metavar='COLUMNS:SEEDS',
                     help="noise: the tables' widths and the seeds of each (default: the study's)")
     ap.add_argument('--timeout', type=float, default=TIMEOUT, help='seconds one run may take')
+    ap.add_argument('--correction', choices=['space', 'testable'], default='space',
+                    help="noise: the significance test's correction (testable: written as noise_testable)")
     ap.add_argument('--out', default=str(OUT), help='folder of the results files')
     a = ap.parse_args(argv)
     note = ('nice -n 19 ' if os.nice(0) >= 19 else '') + 'python benchmarks/bench_family.py ' + shlex.join(argv)
@@ -36,8 +38,8 @@ def main(argv=None):
         paths = write_family(runs, a.out, note=note)
     else:
         widths = dict(tuple(map(int, w.split(':'))) for w in a.widths) if a.widths else NOISE_WIDTHS
-        runs = noise_study(rows=a.rows or NOISE_ROWS, widths=widths, timeout=a.timeout)
-        paths = write_noise(runs, a.out, note=note)
+        runs = noise_study(rows=a.rows or NOISE_ROWS, widths=widths, timeout=a.timeout, correction=a.correction)
+        paths = write_noise(runs, a.out, note=note, name='noise' if a.correction == 'space' else f'noise_{a.correction}')
     print(paths[1].read_text())
 
 

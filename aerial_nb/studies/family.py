@@ -103,11 +103,11 @@ def exact_set(df: pd.DataFrame, enc: Encoder) -> tuple:
     return r.ante, r.cons
 
 # %% ../../nbs/studies/06_family.ipynb #aaf07d33
-def mined(df: pd.DataFrame, method: str) -> tuple:
-    "`mine(df, method=method)`'s rules as (ante, cons) of `Encoder.fit(df)`, and its summary as a dict."
+def mined(df: pd.DataFrame, method: str, correction: str = 'space') -> tuple:
+    "`mine(df, method=method, correction=correction)`'s rules as (ante, cons) of `Encoder.fit(df)`, and its summary as a dict."
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', MiningWarning)                      # an empty result warns
-        got = mine(df, method=method)
+        got = mine(df, method=method, correction=correction)
     return frame_rules(got, Encoder.fit(df)), got.attrs['summary'].to_dict()
 
 # %% ../../nbs/studies/06_family.ipynb #13e55454
@@ -218,12 +218,13 @@ def noise_run(
     cells: str,                 # a key of `NOISE_CELLS`
     seed: int,                  # its seed
     timeout: float = TIMEOUT,   # seconds the run may take (None: run here, unwatched)
-) -> dict:                      # rows, columns, cells, seed, items, status, rules, candidates, removed_*, paths, seconds
+    correction: str = 'space',  # the significance test's (see `check_thresholds`)
+) -> dict:                      # rows, columns, cells, seed, correction, items, status, rules, candidates, removed_*, paths, seconds
     "The default mode on one table of independent columns: how many rules came back, and what the checks removed."
     df, _ = family_table('noise', rows, seed, n_noise=columns, **NOISE_CELLS[cells])
-    status, secs, got = timed(mined, df, 'auto', timeout=timeout)
+    status, secs, got = timed(mined, df, 'auto', correction, timeout=timeout)
     ok, (found, s) = status == 'ok', got if status == 'ok' else (NOTHING, {})
-    return dict(rows=rows, columns=columns, cells=cells, seed=seed, items=s.get('categories'), status=status,
+    return dict(rows=rows, columns=columns, cells=cells, seed=seed, correction=correction, items=s.get('categories'), status=status,
                 rules=len(found[1]) if ok else float('nan'), candidates=s.get('candidates'),
                 **{f'removed_{k}': v for k, v in s.get('removed', {}).items()},
                 paths='/'.join(p['path'] for p in s.get('paths', [])), seconds=secs)
@@ -235,12 +236,13 @@ def noise_study(
     cells=tuple(NOISE_CELLS),   # kinds of columns
     timeout: float = TIMEOUT,   # seconds each run may take (None: each runs here, unwatched)
     progress: bool = True,      # a line per table
+    correction: str = 'space',  # the significance test's (see `check_thresholds`)
 ) -> pd.DataFrame:              # one row per table (`noise_run`)
     "The default mode on tables of independent columns: every rows x cells x columns, seeds 0, 1, ... of each."
     out = []
     for r, c, (w, seeds) in itertools.product(rows, cells, widths.items()):
         for seed in range(seeds):
-            out.append(x := noise_run(r, w, c, seed, timeout))
+            out.append(x := noise_run(r, w, c, seed, timeout, correction))
             if progress:
                 print(f"{r:>6,} rows {w:>5} {c:11s} seed {seed}: {x['status']} {x['rules']} rules, "
                       f"{x.get('removed_significance')} removed by significance, {x['seconds'] or 0:.1f}s", flush=True)
@@ -311,12 +313,14 @@ def write_noise(
     note: str = '',       # the command that made them
     created: str = None,  # when they were made (default: now)
     machine: dict = None, # where they were made (default: this machine)
-) -> tuple:               # paths of noise.json and noise.md
-    "Save a noise study as `noise.json` (every run, the machine, the command) and `noise.md` (its table)."
+    name: str = 'noise',  # the files' name
+) -> tuple:               # paths of NAME.json and NAME.md
+    "Save a noise study as `NAME.json` (every run, the machine, the command) and `NAME.md` (its table)."
     ok = runs[runs.status == 'ok']
     md = [f'{int((ok.rules == 0).sum())} of {len(ok)} tables of independent columns gave no rule; '
           f'{len(runs) - len(ok)} runs did not finish.', '', markdown_table(noise_summary(runs))]
-    return write_results(folder, 'noise', 'Tables of independent columns: the default mode finds nothing',
+    title = 'the default mode' if name == 'noise' else f"correction='{name.split('_', 1)[1]}'"
+    return write_results(folder, name, f'Tables of independent columns: {title} finds nothing',
                          dict(runs=json_records(runs)), '\n'.join(md), note, (), created, machine)
 
 # %% ../../nbs/studies/06_family.ipynb #f363f103
