@@ -14,6 +14,7 @@ pyfim is a baseline, not a dependency of aerial_nb: `pip install pyfim` (or the 
 import argparse, os, shlex, sys
 from pathlib import Path
 
+from aerial_nb.quality import CORRECTION, CORRECTIONS
 from aerial_nb.studies.family import (NOISE_ROWS, NOISE_WIDTHS, ROWS, TIMEOUT, family_study, noise_study, write_family,
                                       write_noise)
 
@@ -28,7 +29,7 @@ def main(argv=None):
     ap.add_argument('--widths', nargs='+', default=None, metavar='COLUMNS:SEEDS',
                     help="noise: the tables' widths and the seeds of each (default: the study's)")
     ap.add_argument('--timeout', type=float, default=TIMEOUT, help='seconds one run may take')
-    ap.add_argument('--correction', choices=['space', 'testable'], default='space',
+    ap.add_argument('--correction', choices=CORRECTIONS, default=CORRECTION,
                     help="noise: the significance test's correction (testable: written as noise_testable)")
     ap.add_argument('--out', default=str(OUT), help='folder of the results files')
     a = ap.parse_args(argv)
@@ -39,7 +40,7 @@ def main(argv=None):
     else:
         widths = dict(tuple(map(int, w.split(':'))) for w in a.widths) if a.widths else NOISE_WIDTHS
         runs = noise_study(rows=a.rows or NOISE_ROWS, widths=widths, timeout=a.timeout, correction=a.correction)
-        paths = write_noise(runs, a.out, note=note, name='noise' if a.correction == 'space' else f'noise_{a.correction}')
+        paths = write_noise(runs, a.out, note=note, correction=a.correction)
     print(paths[1].read_text())
 
 

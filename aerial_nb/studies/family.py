@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..bitsets import at_least, index_sets, min_count
 from ..encoding import Encoder
-from ..quality import Checks, data_bits
+from ..quality import CORRECTION, Checks, data_bits
 from ..mining import MiningWarning, find_rules, mine
 from ..synthetic import STRONG, family_table, frame_rules, truth_score
 from .harness import json_records, markdown_table, read_results, write_results
@@ -103,7 +103,7 @@ def exact_set(df: pd.DataFrame, enc: Encoder) -> tuple:
     return r.ante, r.cons
 
 # %% ../../nbs/studies/06_family.ipynb #aaf07d33
-def mined(df: pd.DataFrame, method: str, correction: str = 'space') -> tuple:
+def mined(df: pd.DataFrame, method: str, correction: str = CORRECTION) -> tuple:
     "`mine(df, method=method, correction=correction)`'s rules as (ante, cons) of `Encoder.fit(df)`, and its summary as a dict."
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', MiningWarning)                      # an empty result warns
@@ -218,7 +218,7 @@ def noise_run(
     cells: str,                 # a key of `NOISE_CELLS`
     seed: int,                  # its seed
     timeout: float = TIMEOUT,   # seconds the run may take (None: run here, unwatched)
-    correction: str = 'space',  # the significance test's (see `check_thresholds`)
+    correction: str = CORRECTION, # the significance test's (see `check_thresholds`)
 ) -> dict:                      # rows, columns, cells, seed, correction, items, status, rules, candidates, removed_*, paths, seconds
     "The default mode on one table of independent columns: how many rules came back, and what the checks removed."
     df, _ = family_table('noise', rows, seed, n_noise=columns, **NOISE_CELLS[cells])
@@ -236,7 +236,7 @@ def noise_study(
     cells=tuple(NOISE_CELLS),   # kinds of columns
     timeout: float = TIMEOUT,   # seconds each run may take (None: each runs here, unwatched)
     progress: bool = True,      # a line per table
-    correction: str = 'space',  # the significance test's (see `check_thresholds`)
+    correction: str = CORRECTION, # the significance test's (see `check_thresholds`)
 ) -> pd.DataFrame:              # one row per table (`noise_run`)
     "The default mode on tables of independent columns: every rows x cells x columns, seeds 0, 1, ... of each."
     out = []
@@ -313,13 +313,13 @@ def write_noise(
     note: str = '',       # the command that made them
     created: str = None,  # when they were made (default: now)
     machine: dict = None, # where they were made (default: this machine)
-    name: str = 'noise',  # the files' name
-) -> tuple:               # paths of NAME.json and NAME.md
-    "Save a noise study as `NAME.json` (every run, the machine, the command) and `NAME.md` (its table)."
+    correction: str = CORRECTION, # the runs' (another than the default's: files noise_CORRECTION)
+) -> tuple:               # paths of the .json and .md files
+    "Save a noise study as `noise.json` (every run, the machine, the command) and `noise.md` (its table), or `noise_CORRECTION`."
     ok = runs[runs.status == 'ok']
     md = [f'{int((ok.rules == 0).sum())} of {len(ok)} tables of independent columns gave no rule; '
           f'{len(runs) - len(ok)} runs did not finish.', '', markdown_table(noise_summary(runs))]
-    title = 'the default mode' if name == 'noise' else f"correction='{name.split('_', 1)[1]}'"
+    name, title = ('noise', 'the default mode') if correction == CORRECTION else (f'noise_{correction}', f'correction={correction!r}')
     return write_results(folder, name, f'Tables of independent columns: {title} finds nothing',
                          dict(runs=json_records(runs)), '\n'.join(md), note, (), created, machine)
 
