@@ -729,15 +729,17 @@ PAIR_LIMIT = 1 << 22   # antecedent pairs, and groups of rules, the testable cou
 
 @patch
 def _pairs(self: Checks, floor: int):
-    "(rows, items (m, 2)) of the antecedent pairs of two features holding `floor` rows (None past `PAIR_LIMIT`), counted once."
+    ("(rows, items (m, 2)) of the antecedent pairs of two features holding `floor` rows (None past `PAIR_LIMIT`, or once "
+     "the pairs counted so far, taken as a sample of the product, project twice that), counted once.")
     if floor not in self._pair_cache:
         items = np.flatnonzero(self.ante_ok & (self.counts >= floor))      # a pair at the floor has each item at it
-        rows, sets, total = [np.zeros(0, np.int64)], [np.zeros((0, 2), np.int64)], 0
+        rows, sets, total, done, m = [np.zeros(0, np.int64)], [np.zeros((0, 2), np.int64)], 0, 0, len(items)
         for s, N in cooccurrence(self.bits, items[:, None], items):
             i, j = np.nonzero(N >= floor)
             keep = (j > i + s) & (self.fo[items[i + s]] != self.fo[items[j]])
-            total += int(keep.sum())
-            if total > PAIR_LIMIT: rows = None; break
+            total, k = total + int(keep.sum()), len(N)
+            done += k * (m - 1 - s) - k * (k - 1) // 2                   # cells of the upper triangle seen so far
+            if total > PAIR_LIMIT or total * (m * (m - 1) // 2) > 2 * PAIR_LIMIT * done: rows = None; break   # no product wasted
             rows.append(N[i[keep], j[keep]]); sets.append(np.column_stack([items[i[keep] + s], items[j[keep]]]))
         self._pair_cache[floor] = None if rows is None else (np.concatenate(rows), np.concatenate(sets))
     return self._pair_cache[floor]
