@@ -565,6 +565,8 @@ class LengthReport:
     gate: float = None    # the model path's gate: how far under the thresholds a proposal's output may fall
     pairs: int = 0        # (antecedent, consequent) pairs of the antecedents it took (the model: those holding the floor)
     pruned: object = False  # a pruned length: the key of `PRUNINGS` it ran (True or 'common'), else False
+    level: float = None   # the significance test's critical value at this length (None: no test)
+    over: str = None      # what that level shares the error over: 'space' or 'testable' (`Checks.counted`)
 
 # %% ../nbs/08_mining.ipynb #92f4a920
 def _model_cost(enc: Encoder, trained: bool, sets: int, depth: int) -> float:
@@ -626,7 +628,8 @@ def mine_levels(
         result.append(rules)                                      # kept as counted: see `exact_level`
         pairs = counted if path != 'model' else int(held.sum()) * int(checks.cons_ok.sum())
         paths.append(LengthReport(L, path, why, len(sets), counted, time.perf_counter() - t0, below,
-                                 margins[L - 1] if path == 'model' else None, pairs, how if path == 'pruned' else False))
+                                 margins[L - 1] if path == 'model' else None, pairs, how if path == 'pruned' else False,
+                                 checks.alphas[L - 1] if checks.counted[L - 1] else None, checks.counted[L - 1]))
         below, skipped = skipped, 0
         if not last:
             if path == 'model': keep = ~checks.dominant[nxt].any(1) & _apriori(nxt, sets); nxt, nxt_n = nxt[keep], nxt_n[keep]
@@ -1474,6 +1477,7 @@ def text(self: Summary,
                  if p['path'] == 'model' and p.get('pairs') and p['candidates'] >= WIDE_GATE * p['pairs'] else '')
               + (f"; {p['below_floor']:,} antecedents under the floor not counted" if p.get('below_floor') else '')
               + (f"; gate {p['gate']:.2f} under the thresholds" if p.get('gate') is not None else '')
+              + (f"; significance level {p['level']:.2g} ({p['over']})" if p.get('over') else '')
               for p in s.paths]
     removed = ', '.join(f'{k.replace("_", "-")} {v:,}' for k, v in s.removed.items() if v)
     if removed: lines.append(f'removed by the checks: {removed}')
