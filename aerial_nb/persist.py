@@ -240,6 +240,9 @@ def _read_at(fd: int, name: str) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(f).st_mode): raise IsADirectoryError(errno.EISDIR, 'not a file', name)
         with open(f, 'rb', closefd=False) as h: return h.read()
+    except OSError as e:                          # a failed read names no file: name it, as a failed open does
+        if e.filename is None: e.filename = name
+        raise
     finally: os.close(f)
 
 def _snapshot(path: Path, tries: int = 200) -> tuple:
