@@ -23,12 +23,12 @@ from .bitsets import (BitTable, as_bits, code_bits, at_least, check_rules, check
 # %% auto #0
 __all__ = ['METRICS', 'RULE_COLUMNS', 'SUMMARY_PARAMS', 'TAU_A', 'TAU_C', 'TAU_I', 'FACTORIALS', 'P_SLACK', 'CORRECTIONS',
            'MIN_CONFIDENCE', 'MIN_LIFT', 'FLOOR', 'ALPHA', 'CORRECTION', 'PRODUCTIVE', 'MARGIN', 'NEAR_CONSTANT',
-           'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'PAIR_LIMIT', 'KEEP_RULES', 'rule_metrics',
-           'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame', 'check_item_sets',
-           'is_rule_table', 'unknown_values', 'Rules', 'check_tau', 'check_antecedents', 'check_length',
-           'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive', 'verified',
-           'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'testable_level', 'check_thresholds',
-           'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
+           'MAX_LIFT', 'MAX_STEPS', 'TRAINING_LIMITS', 'DEVICE', 'REMOVED', 'PAIR_LIMIT', 'PAIR_WORK', 'KEEP_RULES',
+           'rule_metrics', 'covers', 'coverage', 'defined_mean', 'rule_set_summary', 'rule_text', 'rules_to_frame',
+           'check_item_sets', 'is_rule_table', 'unknown_values', 'Rules', 'check_tau', 'check_antecedents',
+           'check_length', 'itemset_frame', 'onehot', 'data_bits', 'exhaustive_rules', 'compare_with_exhaustive',
+           'verified', 'log_factorial', 'fisher_greater', 'at_level', 'rules_in_space', 'testable_level',
+           'check_thresholds', 'check_training', 'rule_counts', 'RuleCounts', 'item_floors', 'Checks', 'explained']
 
 # %% ../nbs/05_quality.ipynb #00b3c028
 METRICS = ['antecedent support', 'consequent support', 'support', 'confidence', 'lift', 'leverage',
@@ -543,7 +543,7 @@ def testable_level(
 MIN_CONFIDENCE, MIN_LIFT = 0.8, 1.1   # verified and informative: the default mode's thresholds
 FLOOR = 0.1                           # frequent: antecedents hold in at least this share of rows
 ALPHA = 0.05                          # significant: the family-wise error rate over the search space
-CORRECTION = 'space'                  # significant: the error shared over every rule of the space (or 'testable')
+CORRECTION = 'testable'               # significant: the error shared over the rules that could pass (or 'space': all)
 PRODUCTIVE = 0.01                     # productive: the level of each antecedent item's test
 MARGIN = 0.05                         # better than its parents: the confidence a longer rule must add
 NEAR_CONSTANT = 0.95                  # a value in this share of rows makes its feature near-constant
@@ -556,7 +556,7 @@ def check_thresholds(
     min_support: float = None,     # verified: exact support at least this (None: any)
     floor: float = FLOOR,          # frequent: antecedents hold in at least this share of rows (one item: at most half of 1/its feature's values)
     alpha: float = ALPHA,          # significant: family-wise error rate over the search space (0: no test)
-    correction: str = CORRECTION,  # significant: share it over every rule of the space, or only the testable ones (Tarone; lengths 1-2)
+    correction: str = CORRECTION,  # significant: share it over the rules that could pass (Tarone; lengths 1-2), or every rule of the space
     productive: float = PRODUCTIVE,# productive: level of each antecedent item's test (1: no test)
     margin: float = MARGIN,        # better than its parents: confidence added to a shorter rule that passes (0: off)
     near_constant: float = NEAR_CONSTANT, # values in this share of rows are left out (1: keep them)
@@ -726,14 +726,16 @@ def frequent(self: Checks,
 
 # %% ../nbs/05_quality.ipynb #68322eaa
 PAIR_LIMIT = 1 << 22   # antecedent pairs, and groups of rules, the testable count weighs (past it: the search space)
+PAIR_WORK = 10**10     # multiply-adds its pair product may take (a fraction of a second; past it: the search space)
 
 @patch
 def _pairs(self: Checks, floor: int):
-    ("(rows, items (m, 2)) of the antecedent pairs of two features holding `floor` rows (None past `PAIR_LIMIT`, or once "
-     "the pairs counted so far, taken as a sample of the product, project twice that), counted once.")
+    ("(rows, items (m, 2)) of the antecedent pairs of two features holding `floor` rows, counted once; None past "
+     "`PAIR_LIMIT` (or once the pairs counted so far, taken as a sample of the product, project twice that) or `PAIR_WORK`.")
     if floor not in self._pair_cache:
         items = np.flatnonzero(self.ante_ok & (self.counts >= floor))      # a pair at the floor has each item at it
         rows, sets, total, done, m = [np.zeros(0, np.int64)], [np.zeros((0, 2), np.int64)], 0, 0, len(items)
+        if m * m * self.n > PAIR_WORK: self._pair_cache[floor] = None; return None
         for s, N in cooccurrence(self.bits, items[:, None], items):
             i, j = np.nonzero(N >= floor)
             keep = (j > i + s) & (self.fo[items[i + s]] != self.fo[items[j]])

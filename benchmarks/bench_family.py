@@ -30,7 +30,7 @@ def main(argv=None):
                     help="noise: the tables' widths and the seeds of each (default: the study's)")
     ap.add_argument('--timeout', type=float, default=TIMEOUT, help='seconds one run may take')
     ap.add_argument('--correction', choices=CORRECTIONS, default=CORRECTION,
-                    help="noise: the significance test's correction (testable: written as noise_testable)")
+                    help="noise: the significance test's correction (another than the default's: written as noise_CORRECTION)")
     ap.add_argument('--out', default=str(OUT), help='folder of the results files')
     a = ap.parse_args(argv)
     note = ('nice -n 19 ' if os.nice(0) >= 19 else '') + 'python benchmarks/bench_family.py ' + shlex.join(argv)
