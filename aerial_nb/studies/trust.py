@@ -380,8 +380,10 @@ def shuffled_strong(
 def significance_ceiling(
     df: pd.DataFrame,   # the table as mined
     target=None,        # the class column, for class rules
+    level: float = None,# one critical value for every length (None: Tarone's, as the checks count)
 ) -> float:             # the share of strong rules that could be explained
-    ("The most strong recall a family-wise test at the default error could allow: a strong rule counts when it, or "
+    ("The most strong recall a union-bound test at the default error could allow (or, given `level`, a test of each "
+     "rule alone at that level): a strong rule counts when it, or "
      "a one-item rule inside it that passes the thresholds and the floor, passes Tarone's critical value of its length "
      "(the checks' `correction='testable'`: the error split over the lengths, shared over the rules that could pass).")
     enc, X = encode(df)
@@ -389,11 +391,12 @@ def significance_ceiling(
     ch = Checks(X, enc, STRONG['max_antecedents'], ante_ok, cons_ok, correction='testable')
     ante, cons = strong_rules(X, enc, target)
     L, ok = (ante >= 0).sum(1), np.zeros(len(cons), bool)
+    alphas = ch.alphas if level is None else [level] * len(ch.alphas)
     for k in (1, 2):                                                # the rule itself passes
         nA, nC, nAC = rule_counts(X, ante[L == k, :k], cons[L == k])
-        ok[L == k] = at_level(fisher_greater(nAC, nA, nC, ch.n), ch.alphas[k - 1])
+        ok[L == k] = at_level(fisher_greater(nAC, nA, nC, ch.n), alphas[k - 1])
     for col in (0, 1):                                              # or a one-item rule inside it does
         one = ante[L == 2, col:col + 1]
         nA, nC, nAC = rule_counts(X, one, cons[L == 2])
-        ok[L == 2] |= ch.thresholds(nA, nAC, nC) & ch.frequent(one, nA) & at_level(fisher_greater(nAC, nA, nC, ch.n), ch.alphas[0])
+        ok[L == 2] |= ch.thresholds(nA, nAC, nC) & ch.frequent(one, nA) & at_level(fisher_greater(nAC, nA, nC, ch.n), alphas[0])
     return float(ok.mean()) if len(ok) else np.nan
