@@ -87,8 +87,9 @@ def short_cuts(
         j = np.searchsorted(v, e, side='right'); above = v[j] if j < len(v) else np.inf
         if i and j - np.searchsorted(v, edges[i - 1], side='right') == 1: out[i] = v[j - 1]; continue   # one value
         x = Decimal(float(e))
-        for digits in range(1, 18):                      # round up to `digits` significant digits
-            c = float(x.quantize(Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=ROUND_CEILING))
+        for digits in range(1, 18):                      # `digits` significant digits: the edge as it prints (0.45, whose
+            c = float(f'{e:.{digits}g}')                 # binary value lies just above 0.45, is 0.45), else rounded up
+            if c < e: c = float(x.quantize(Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=ROUND_CEILING))
             if (e <= c < above and (i + 1 == len(out) or c < out[i + 1])
                     and (not narrow or np.asarray(c, narrow) < np.asarray(above, narrow))): out[i] = c; break   # (as compared)
     return out
