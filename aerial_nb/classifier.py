@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .encoding import MAX_CATEGORIES, Encoder, EncodingWarning
 from .mining import MiningWarning, fit_rules
+from .quality import CORRECTION
 from .quality import covers, unknown_values
 
 # %% auto #0
@@ -100,7 +101,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         min_lift: float = 1.0,         # ... and its lift at least this
         floor: float = 0.02,           # its antecedent in at least this share of the training rows
         alpha: float = 0.05,           # family-wise error rate of the significance test (0: no test)
-        correction: str = 'testable',  # that error shared over the rules that could pass, or every rule of the space (see `mine`)
+        correction: str = CORRECTION,  # that error shared over the rules that could pass, or every rule of the space (see `mine`)
         method: str = 'auto',          # how rules are found: 'auto', 'exact' or 'model' (see `mine`)
         encoder_options: dict = None,  # `Encoder.fit`'s options (bins, categorical, numeric, numbers, missing, ...)
         random_state=None,             # seeds training where the model proposes rules: None (0), an int, a RandomState or Generator
