@@ -96,9 +96,11 @@ def _group_name(sets, width: int = 2) -> str:
     return ', '.join(names[:width]) + (f' +{more} item{"s" * (more > 1)}' if more > 0 else '')
 
 def _short(text: str, width: int = 40) -> str:
-    ("A label cut to `width` characters (an ellipsis ends a cut one): long item names would squeeze the picture away; "
-     "a `$` drawn as itself, not as the start of mathematics (`price=$10_$20`).")
-    return (text if len(text) <= width else text[:width - 1] + '…').replace('$', r'\$')
+    ("A label cut to `width` characters in its middle (an ellipsis marks the cut), keeping its end, where an item's "
+     "value is: long item names would squeeze the picture away, and two items of one long feature must still read "
+     "apart; a `$` drawn as itself, not as the start of mathematics (`price=$10_$20`).")
+    head = (width - 1) - (width - 1) // 2
+    return (text if len(text) <= width else text[:head] + '…' + text[len(text) - (width - 1 - head):]).replace('$', r'\$')
 
 # %% ../nbs/13_plots.ipynb #4ee1c402
 def matrix_cells(
