@@ -172,10 +172,10 @@ def _as_codes(X, enc: Encoder) -> torch.Tensor:
             and not (len(enc) == enc.n_items and X.max(initial=0) == 1)):
         if ((X < -1) | (X >= enc.sizes)).any():
             raise ValueError('codes must lie in -1..c_i - 1 for each feature i (as Encoder.codes makes them)')
-        return torch.as_tensor(X.astype(np.int16))
-    X = torch.as_tensor(X.astype(np.float32))
+        return torch.as_tensor(X.astype(np.int16), device='cpu')
+    X = torch.as_tensor(X.astype(np.float32), device='cpu')
     if ((X != 0) & (X != 1)).any(): raise ValueError('X must be one-hot (0/1), as Encoder.transform makes it')
-    per_feature = torch.zeros(len(X), len(enc)).index_add_(1, torch.as_tensor(enc.feature_of), X)
+    per_feature = torch.zeros(len(X), len(enc), device='cpu').index_add_(1, torch.as_tensor(enc.feature_of, device='cpu'), X)
     if (per_feature > 1).any(): raise ValueError('X must be one-hot: at most one item per feature in a row')
     return _codes_of(X, enc)
 
@@ -197,10 +197,10 @@ def _fit(codes, net, s: dict, seed: int, bar) -> list:
     starts = torch.cumsum(net.sizes, 0) - net.sizes
     net.train()
     for _ in range(s['epochs']):
-        order = torch.randperm(n, generator=gen).to(device)
+        order = torch.randperm(n, generator=gen, device='cpu').to(device)
         for i in range(0, n, bs):
             y = _onehot(codes[order[i:i + bs]], starts, net.n_items)
-            eps = (torch.rand(y.shape, generator=gen) * 2 - 1).to(device) * s['noise']
+            eps = (torch.rand(y.shape, generator=gen, device='cpu') * 2 - 1).to(device) * s['noise']
             loss = aerial_loss(net((y + eps).clamp(0, 1)), y, net.sizes, net.feature_of)
             opt.zero_grad(); loss.backward(); opt.step()
             history.append(loss.item())
@@ -211,9 +211,9 @@ def _fit(codes, net, s: dict, seed: int, bar) -> list:
 def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
     "(n, k) int16 category index per feature of one-hot rows, -1 where a feature has no item."
     r, c = torch.nonzero(X, as_tuple=True)
-    f = torch.as_tensor(enc.feature_of)[c]
-    codes = torch.full((len(X), len(enc)), -1, dtype=torch.int16)
-    codes[r, f] = (c - torch.as_tensor(enc.starts)[f]).to(torch.int16)
+    f = torch.as_tensor(enc.feature_of, device=X.device)[c]
+    codes = torch.full((len(X), len(enc)), -1, dtype=torch.int16, device=X.device)
+    codes[r, f] = (c - torch.as_tensor(enc.starts, device=X.device)[f]).to(torch.int16)
     return codes
 
 # %% ../nbs/06_network.ipynb #45e8bf64
@@ -224,8 +224,8 @@ def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
     codes = codes.to(uniform.device, torch.long)
     items = torch.where(codes >= 0, codes + starts, len(uniform))
     y = torch.zeros(b, len(uniform) + 1, device=uniform.device).scatter_(1, items, 1.0)[:, :-1]
-    shown = (torch.rand(b, k, generator=gen) * k
-             < torch.randint(0, observe + 1, (b, 1), generator=gen)).to(uniform.device) & (codes >= 0)
+    shown = (torch.rand(b, k, generator=gen, device='cpu') * k
+             < torch.randint(0, observe + 1, (b, 1), generator=gen, device='cpu')).to(uniform.device) & (codes >= 0)
     return torch.where(shown[:, feature_of], y, uniform), y, items
 
 # %% ../nbs/06_network.ipynb #a597440e
@@ -301,7 +301,8 @@ class _Member:
                  device):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
-            self.net = AutoEncoder(enc.sizes, layers, hidden).to(device)
+            with torch.device('cpu'): self.net = AutoEncoder(enc.sizes, layers, hidden)   # same weights on any device
+            self.net.to(device)
         linears = _linears(self.net)
         for p in self.net.parameters(): p.requires_grad_(False)
         with torch.no_grad(): linears[-1].bias.copy_(freq.clamp_min(1e-4).log())    # start at the marginals
@@ -310,12 +311,12 @@ class _Member:
         self.first = _Centred(linears[0], self.uniform)
         self.layers = [self.first] + linears[1:]
         params = [p for l in self.layers for p in (l.weight, l.bias)]
-        self.adam, self.gen = _Adam(params, weight_decay), torch.Generator().manual_seed(seed)
-        self.order, self.pos = torch.zeros(0, dtype=torch.long), 0
+        self.adam, self.gen = _Adam(params, weight_decay), torch.Generator(device='cpu').manual_seed(seed)
+        self.order, self.pos = torch.zeros(0, dtype=torch.long, device='cpu'), 0
 
     def rows(self, n: int, b: int) -> torch.Tensor:
         "The next `b` row indices of a shuffled pass over `n` rows, a new shuffle when a pass runs out (b <= n)."
-        if self.pos + b > len(self.order): self.order, self.pos = torch.randperm(n, generator=self.gen), 0
+        if self.pos + b > len(self.order): self.order, self.pos = torch.randperm(n, generator=self.gen, device='cpu'), 0
         self.pos += b
         return self.order[self.pos - b:self.pos]
 
@@ -366,7 +367,8 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
         for i in range(models):
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(s['seed'] + i)
-                nets.append(AutoEncoder(encoder.sizes, s['layers']).to(device))
+                with torch.device('cpu'): nets.append(AutoEncoder(encoder.sizes, s['layers']))   # same weights on any device
+                nets[-1].to(device)
             histories.append(_fit(codes, nets[-1], s, s['seed'] + i, bar))
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s,
                  'epochs')
@@ -377,7 +379,7 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
     counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])
     freq = (counts / len(codes)).to(device)
     blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
-    blocks[torch.arange(encoder.n_items), torch.as_tensor(encoder.feature_of)] = 1
+    blocks[torch.arange(encoder.n_items, device=device), torch.as_tensor(encoder.feature_of, device=device)] = 1
     members = [_Member(encoder, s['layers'], s['hidden'], freq, s['seed'] + i, s['weight_decay'], device)
                for i in range(s['models'])]
     bar = tqdm(total=s['steps'], desc='training', unit='step', disable=not progress, leave=False)
