@@ -45,23 +45,24 @@ class AutoEncoder(nn.Module):
         sizes,              # c_i: number of categories of each feature
         layers: int = 1,    # encoder layers (1-3 in the paper); the decoder mirrors them
         hidden: int = None, # the widest hidden layer at most (None: half the input, as in the paper)
+        device=None,        # where its weights are made (None: torch's default device)
     ):
         super().__init__()
         # a copy: never shares memory with the caller's array
-        sizes = torch.tensor(np.asarray(sizes), dtype=torch.long)
+        sizes = torch.tensor(np.asarray(sizes), dtype=torch.long, device=device)
         if sizes.ndim != 1 or len(sizes) == 0 or (sizes < 1).any():
             raise ValueError('sizes must be a non-empty list of positive category counts')
         if not 1 <= layers <= 8: raise ValueError(f'layers must be between 1 and 8, got {layers}')
         self.n_features, self.n_items = len(sizes), int(sizes.sum())
         self.register_buffer('sizes', sizes)
-        self.register_buffer('feature_of', torch.repeat_interleave(torch.arange(len(sizes)), sizes))
+        self.register_buffer('feature_of', torch.repeat_interleave(torch.arange(len(sizes), device=device), sizes))
         self.widths = [self.n_items]
         if hidden is not None and not (isinstance(hidden, (int, np.integer)) and hidden >= 2):
             raise ValueError(f'hidden must be a whole number of at least 2, got {hidden!r}')
         for _ in range(layers): self.widths.append(max(2, min(self.widths[-1] // 2, hidden or self.n_items)))
         pairs = list(zip(self.widths[:-1], self.widths[1:]))
-        self.encoder = nn.Sequential(*[m for a, b in pairs for m in (nn.Linear(a, b), nn.Tanh())])
-        dec = [m for b, a in reversed(pairs) for m in (nn.Linear(a, b), nn.Tanh())]
+        self.encoder = nn.Sequential(*[m for a, b in pairs for m in (nn.Linear(a, b, device=device), nn.Tanh())])
+        dec = [m for b, a in reversed(pairs) for m in (nn.Linear(a, b, device=device), nn.Tanh())]
         self.decoder = nn.Sequential(*dec[:-1])
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -211,9 +212,9 @@ def _fit(codes, net, s: dict, seed: int, bar) -> list:
 def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
     "(n, k) int16 category index per feature of one-hot rows, -1 where a feature has no item."
     r, c = torch.nonzero(X, as_tuple=True)
-    f = torch.as_tensor(enc.feature_of, device=X.device)[c]
-    codes = torch.full((len(X), len(enc)), -1, dtype=torch.int16, device=X.device)
-    codes[r, f] = (c - torch.as_tensor(enc.starts, device=X.device)[f]).to(torch.int16)
+    f = torch.as_tensor(enc.feature_of, device='cpu')[c]             # the rows stay on the host until a batch is drawn
+    codes = torch.full((len(X), len(enc)), -1, dtype=torch.int16, device='cpu')
+    codes[r, f] = (c - torch.as_tensor(enc.starts, device='cpu')[f]).to(torch.int16)
     return codes
 
 # %% ../nbs/06_network.ipynb #45e8bf64
@@ -301,8 +302,7 @@ class _Member:
                  device):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
-            with torch.device('cpu'): self.net = AutoEncoder(enc.sizes, layers, hidden)   # same weights on any device
-            self.net.to(device)
+            self.net = AutoEncoder(enc.sizes, layers, hidden, device='cpu').to(device)   # made on the host: same weights on any device
         linears = _linears(self.net)
         for p in self.net.parameters(): p.requires_grad_(False)
         with torch.no_grad(): linears[-1].bias.copy_(freq.clamp_min(1e-4).log())    # start at the marginals
@@ -367,8 +367,7 @@ def _train_paper(codes, encoder, s: dict, models: int, device, progress: bool) -
         for i in range(models):
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(s['seed'] + i)
-                with torch.device('cpu'): nets.append(AutoEncoder(encoder.sizes, s['layers']))   # same weights on any device
-                nets[-1].to(device)
+                nets.append(AutoEncoder(encoder.sizes, s['layers'], device='cpu').to(device))   # made on the host: same weights anywhere
             histories.append(_fit(codes, nets[-1], s, s['seed'] + i, bar))
     return Model((nets[0] if models == 1 else Ensemble(nets)).eval(), encoder, np.mean(histories, 0).tolist(), s,
                  'epochs')

@@ -439,15 +439,11 @@ def main(
 
 # %% ../nbs/12_cli.ipynb #e015e64f
 def cli():
-    ("Console-script wrapper around `main`. After Ctrl-C the process leaves at once, its streams flushed: `main` has "
-     "cleaned up, and the interpreter's teardown would run the finalizers of libraries that Ctrl-C cut short (an "
-     "import, a thread pool), which may abort the process instead of exiting with 130.")
-    code = main()
-    if code == 130:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception): stream.flush()
-        os._exit(130)
-    sys.exit(code)
+    ("Console-script wrapper around `main`. After Ctrl-C the process leaves at once (`main` has cleaned up): the teardown "
+     "would run the finalizers of libraries that Ctrl-C cut short mid-way, which may abort instead of exiting with 130.")
+    if (code := main()) != 130: sys.exit(code)
+    with contextlib.suppress(Exception): sys.stderr.flush(); sys.stdout.flush()
+    os._exit(130)
 
 # %% ../nbs/12_cli.ipynb #b300d603
 __getattr__ = forward(__name__, {**dict.fromkeys(['FORMAT', 'VERSION', 'VERSIONS', 'MODEL_FILES', 'load_model', 'save_model',

@@ -323,7 +323,6 @@ def load_model(
     "Load a model saved by `save_model`, refusing any that is damaged or was changed after saving."
     from safetensors import SafetensorError
     from safetensors.torch import load
-    import torch
     from aerial_nb.autoencoder import AutoEncoder, Ensemble, Model, usable_device
     if not isinstance(path, (str, os.PathLike)): raise TypeError(f'path must be the path of a model folder, got {path!r}'[:200])
     if not str(path).strip(): raise InputError(f'path is empty ({str(path)!r}): give the folder of a saved model')
@@ -353,8 +352,7 @@ def load_model(
     if problem := _bins_problem(enc): raise InputError(f'{path}/model.json is damaged: {problem}')
     w = meta.get('widths')
     shape = dict(layers=len(w) - 1, hidden=w[1]) if w else dict(layers=meta['layers'])
-    try:
-        with torch.device('cpu'): nets = [AutoEncoder(enc.sizes, **shape) for _ in range(meta['models'])]
+    try: nets = [AutoEncoder(enc.sizes, **shape, device='cpu') for _ in range(meta['models'])]
     except ValueError as e: raise InputError(f'{path}/model.json is damaged: {e}') from None
     if w and nets[0].widths != w:
         raise InputError(f'{path}/model.json is damaged: widths {w} do not fit the encoder (it gives {nets[0].widths})')

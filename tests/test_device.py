@@ -5,7 +5,9 @@ number), where a GPU tensor goes to NumPy without `.cpu()`, and where a host ran
 draw from the GPU's own generator runs, but unlike the CPU's, so the same seed would give other weights there.
 `DeviceAudit` finds these on the CPU: it tags every tensor made on the model's device (the network's weights, a
 factory given `device=`, `.to(device)`), follows the tags through every torch operation, and records each
-operation that would fail there. The library's paths that touch the model then run under it."""
+operation that would fail there. The library's paths that touch the model then run under it. The model's device is
+a `torch.device`; a tensor the library keeps on the host on purpose (the rows, the random masks and their generator)
+names the host as the text `'cpu'`, and stays untagged."""
 import os, traceback
 
 import pytest
@@ -22,6 +24,7 @@ RANDOM = {'rand', 'randn', 'randint', 'randperm', 'rand_like', 'randn_like', 'be
           'normal_', 'uniform_', 'multinomial', 'exponential_', 'random_'}
 MOVES = {'__getitem__', '__setitem__', 'to', 'cpu', 'cuda', 'copy_', '__get__', 'detach'}   # a host index or copy is fine
 LIBRARY = os.path.dirname(aerial_nb.__file__)
+HOST, DEVICE = 'cpu', torch.device('cpu')   # the host, named as text; the model's device (the CPU here, as an object)
 
 
 def _tensors(x, out):
@@ -53,7 +56,7 @@ class DeviceAudit(TorchFunctionMode):
         on = any(_on(t) for t in ins)
         if tags == {True, False} and name not in MOVES: self._record(f'{name} of a device tensor and a host tensor')
         if name in ('numpy', '__array__') and ins and _on(ins[0]): self._record(f'{name} of a device tensor')
-        made_there = func in FACTORIES and kwargs.get('device') is not None
+        made_there = func in FACTORIES and kwargs.get('device') not in (None, HOST)
         if (on or made_there) and name in RANDOM:
             g = kwargs.get('generator')
             if g is None: self._record(f"{name} on the device from the device's own generator (draws unlike the CPU's)")
@@ -63,7 +66,7 @@ class DeviceAudit(TorchFunctionMode):
         if name == 'cpu':                                       # on the CPU `.cpu()` returns the tensor itself
             out, on = out.view_as(out), False
         elif name in ('to', 'cuda'):
-            on = on or any(isinstance(a, (str, torch.device)) for a in (*args[1:], kwargs.get('device')))
+            on = on or any(isinstance(a, torch.device) or (isinstance(a, str) and a != HOST) for a in (*args[1:], kwargs.get('device')))
         elif func in FACTORIES: on = made_there or (func in LIKE and on and kwargs.get('device') is None)
         elif name == '__getitem__': on = _on(ins[0])
         for t in _tensors(out, []):
@@ -86,13 +89,15 @@ def audit(monkeypatch):
 def test_audit_finds_what_cuda_refuses(audit):
     "It can fail: each mistake is found, and correct code is not."
     with audit:
-        dev = torch.zeros(3, device='cpu')
+        dev = torch.zeros(3, device=DEVICE)
         dev + torch.ones(3)                                     # made on the host
         dev.numpy()                                             # to NumPy without .cpu()
-        torch.rand(3, device='cpu', generator=torch.Generator())
+        torch.rand(3, device=DEVICE, generator=torch.Generator())
         torch.randn_like(dev)                                   # the device's own generator: unlike the CPU's draws
-        dev + torch.ones(3).to('cpu'); dev.cpu().numpy(); dev * 2; dev[torch.arange(2)]
-    assert [w.split(' ')[0] for w, _ in audit.found] == ['add', 'numpy', 'rand', 'randn_like']
+        dev + torch.ones(3, device=HOST)                        # named as the host: still the host
+        dev + torch.ones(3).to(DEVICE); dev.cpu().numpy(); dev * 2; dev[torch.arange(2)]
+        torch.rand(3, device=HOST, generator=torch.Generator()).to(DEVICE)   # drawn on the host, then moved
+    assert [w.split(' ')[0] for w, _ in audit.found] == ['add', 'numpy', 'rand', 'randn_like', 'add']
 
 
 def test_model_paths_keep_tensors_on_the_device(audit, tmp_path):
