@@ -30,8 +30,10 @@ MISSING = 'NaN'  # the label of the missing-value category (`missing='item'`)
 EXACT = 2**53                     # whole numbers past this are not held exactly as floats: a column of them holds codes
 
 def value_label(v) -> str:
-    "Readable text for one raw value: the name of its category (`1.0` is `1`, a date at midnight `2020-01-01`)."
+    ("Readable text for one raw value: the name of its category (`1.0` is `1`, a date at midnight `2020-01-01`, "
+     "`Decimal('1.10')` `1.1`, as its CSV reads back).")
     if isinstance(v, (bool, np.bool_)): return str(bool(v))
+    if isinstance(v, decimal.Decimal) and v.is_finite() and Decimal(repr(float(v))) == v: return value_label(float(v))
     if isinstance(v, (float, np.floating)) and float(v).is_integer(): return str(int(v))
     if (isinstance(v, datetime.datetime) and v.tzinfo is None and v.time() == datetime.time(0)
             and not getattr(v, 'nanosecond', 0)): return v.date().isoformat()     # a date: as a CSV writes it, 2020-01-01
