@@ -99,8 +99,8 @@ def _short(text: str, width: int = 40) -> str:
     ("A label cut to `width` characters in its middle (an ellipsis marks the cut), keeping its end, where an item's "
      "value is: long item names would squeeze the picture away, and two items of one long feature must still read "
      "apart; a `$` drawn as itself, not as the start of mathematics (`price=$10_$20`).")
-    head = (width - 1) - (width - 1) // 2
-    return (text if len(text) <= width else text[:head] + '…' + text[len(text) - (width - 1 - head):]).replace('$', r'\$')
+    tail = (width - 1) // 2                              # the characters kept after the ellipsis; the rest before it
+    return (text if len(text) <= width else text[:width - 1 - tail] + '…' + text[len(text) - tail:]).replace('$', r'\$')
 
 # %% ../nbs/13_plots.ipynb #4ee1c402
 def matrix_cells(
