@@ -5,7 +5,7 @@
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
 import datetime, decimal, difflib, inspect, re, warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
@@ -965,6 +965,9 @@ def _baskets(data) -> tuple:
     for r, basket in enumerate(data):
         if isinstance(basket, (str, bytes)) or not hasattr(basket, '__iter__'):
             raise TypeError(f'data: a basket must be a list of item names, got {_shown(basket)} (basket {r})')
+        if isinstance(basket, Mapping):              # records, as `df.to_dict('records')` gives them: a table, not baskets
+            raise TypeError(f'data: a basket must be a list of item names, got a dict {_shown(basket)} (basket {r}); '
+                            'a list of records is a table: make it one, e.g. pd.DataFrame(records)')
         for x in basket:
             if not isinstance(x, (str, int, np.integer)) or isinstance(x, bool):
                 raise TypeError(f'data: an item must be a name (text or a whole number), got {_shown(x)} in basket {r}')

@@ -459,7 +459,9 @@ def _csv(path: Path, na_values, name: str = None) -> Source:
     except csv.Error as e:
         raise ValueError(f'cannot read the column names (the first line) of {name}: {e}') from None
     dup = sorted(h for h, k in Counter(header).items() if k > 1)
-    if dup: raise ValueError(f'{name} has duplicate column names: {dup}')   # pandas would rename them silently
+    if dup: raise ValueError(f'{name} has duplicate column names: {dup}'             # pandas would rename them silently
+                             + (f"; {header.count('')} columns have no name (the first line ends in {sep * 2!r}, as "
+                                'a spreadsheet may write it): name them, or remove the empty ones' if '' in dup else ''))
     try: first = next((row for row in lines if row and (len(row) > 1 or row[0].strip())), [])   # pandas skips ' ' too
     except csv.Error: first = []                                    # a cell over the csv module's limit: pandas reads it
     if not header and first:                                         # pandas would name the columns by the first row
@@ -556,7 +558,8 @@ def as_frame(
     ("A table of another library as a pandas DataFrame: a pyarrow table, or one that gives one (polars, anything that "
      "speaks the Arrow stream interface), read as a Parquet file's batches are (`batch_frame`: whole numbers with "
      "missing cells stay whole, decimals become numbers); else anything that speaks the dataframe interchange protocol "
-     "(`__dataframe__`), by its own `to_pandas` where it has one. Columns with levels get flat names (`_flat`).")
+     "(`__dataframe__`), by its own `to_pandas` where it has one, else through pyarrow's reader of the protocol (pandas' "
+     "own is deprecated), read as Arrow is. Columns with levels get flat names (`_flat`).")
     if isinstance(data, pd.DataFrame): return _flat(data)
     if (arrow := _arrow(data)) is not None: return _flat(batch_frame(arrow))
     if not hasattr(data, '__dataframe__'): return data
@@ -564,7 +567,13 @@ def as_frame(
         raise TypeError(f'data: a Dask {type(data).__name__} is not read whole here: write it as Parquet files '
                         '(ddf.to_parquet(folder)) and mine the folder with client= (--dask on the command line), '
                         'or give ddf.compute() if it fits in memory')
-    frame = data.to_pandas() if callable(getattr(data, 'to_pandas', None)) else pd.api.interchange.from_dataframe(data)
+    if callable(getattr(data, 'to_pandas', None)): frame = data.to_pandas()
+    else:
+        from pyarrow.interchange import from_dataframe
+        try: frame = batch_frame(from_dataframe(data))
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise TypeError(f'data: a {type(data).__name__} could not be read through the dataframe interchange protocol '
+                            f'({e}); give a pandas DataFrame') from e
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f'data: a {type(data).__name__} did not become a pandas DataFrame; give one (pd.DataFrame(...))')
     return _flat(frame)
@@ -592,6 +601,7 @@ def open_table(
         raise TypeError(f'data must be a DataFrame, a file, folder or glob, uci:NAME or demo; got {type(spec).__name__}'
                         + (' (one column: make it a table, e.g. s.to_frame(), beside the columns a rule may join it to)'
                            if isinstance(spec, pd.Series) else
+                           ' (columns by name: make it a DataFrame, e.g. pd.DataFrame(d))' if isinstance(spec, dict) else
                            ' (an array: make it a DataFrame, e.g. pd.DataFrame(x), to name its columns)' if hasattr(spec, 'shape') else ''))
     spec = str(spec)
     if not spec: raise ValueError("the data path is empty (''): give a file, a folder or glob of Parquet files, "
