@@ -108,10 +108,24 @@ PLAIN_ROWS = 512    # on a table shorter than this every item is counted itself 
 
 # %% ../nbs/08_mining.ipynb #e976f9c3
 def _tops(checks: Checks) -> tuple:
-    "(first, complete, top): each feature's first item (items are by feature), whether it has no missing value, its most frequent item."
+    ("(first, complete, top): each feature's first item (items are by feature), whether it has no missing value, its "
+     "most frequent item; worked out once per table (they hang on its `Checks`, whose counts never change).")
+    if (got := checks.__dict__.get('_tops')) is not None: return got
     fo, counts = checks.fo, checks.counts
     first = np.flatnonzero(np.r_[True, fo[1:] != fo[:-1]])
-    return first, np.add.reduceat(counts, first) == checks.n, np.lexsort((-counts, fo))[first]
+    checks._tops = first, np.add.reduceat(counts, first) == checks.n, np.lexsort((-counts, fo))[first]
+    return checks._tops
+
+def _derived(checks: Checks) -> tuple:
+    ("(first, blocks, rest, cols): `every_item`'s split of the items, once per table: the features whose most frequent "
+     "item is derived (`blocks`), those items (`rest`) and the items counted (`cols`).")
+    if (got := checks.__dict__.get('_derived')) is not None: return got
+    fo, (first, complete, top) = checks.fo, _tops(checks)
+    blocks = np.flatnonzero(complete) if checks.n >= PLAIN_ROWS else np.zeros(0, np.int64)   # short: every item counted
+    rest = top[blocks]
+    if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
+    checks._derived = first, blocks, rest, np.setdiff1d(np.arange(len(fo)), rest)
+    return checks._derived
 
 
 # %% ../nbs/08_mining.ipynb #f00bee4c
@@ -128,14 +142,10 @@ def every_item(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
 ):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
-    fo, (first, complete, top) = checks.fo, _tops(checks)
-    blocks = np.flatnonzero(complete) if checks.n >= PLAIN_ROWS else np.zeros(0, np.int64)   # short: every item counted
-    rest = top[blocks]
-    if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
-    bits, cols = checks.bits if bits is None else bits, np.setdiff1d(np.arange(len(fo)), rest)
+    (first, blocks, rest, cols), bits = _derived(checks), checks.bits if bits is None else bits
     if not len(rest): yield from cooccurrence(bits, sets, memory_mb=memory_mb); return   # nothing to derive
     for s0, part in cooccurrence(bits, sets, cols, memory_mb=memory_mb):
-        N = np.zeros((len(part), len(fo)), np.int64); N[:, cols] = part
+        N = np.zeros((len(part), len(checks.fo)), np.int64); N[:, cols] = part
         N[:, rest] = support[s0:s0 + len(part), None] - np.add.reduceat(N, first, axis=1)[:, blocks]
         yield s0, N
 
