@@ -595,8 +595,10 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         if ((c.typed or c.integral) and c.unique and (c.values().is_unique if c.many else len(distinct) == c.present)
                 and c.rows > o['max_categories']
                 and name not in o['numeric']):
-            raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): '
-                             'it looks like an identifier; drop it (or name it numeric to bin it)')
+            unnamed = str(name) == '' or str(name).startswith('Unnamed: ')   # how pandas names a column with no name
+            raise ValueError(f'column {name!r} has a distinct integer in every row ({c.rows}): it looks like an identifier'
+                             + (f", such as the row numbers pandas' to_csv writes with no name (drop={name!r})" if unnamed else '')
+                             + '; drop it (or name it numeric to bin it)')
         bins, values = PAPER_BINS if o['paper'] and o['bins'] == 'auto' else o['bins'], sampled()
         e = (auto_edges(values, o['floor']) if bins == 'auto' else
              bin_edges(pd.Series([c.lo, c.hi], name=name) if o['binning'] == 'uniform' else values, bins, o['binning']))
