@@ -117,14 +117,19 @@ def _tops(checks: Checks) -> tuple:
     return checks._tops
 
 def _derived(checks: Checks) -> tuple:
-    ("(first, blocks, rest, cols): `every_item`'s split of the items, once per table: the features whose most frequent "
-     "item is derived (`blocks`), those items (`rest`) and the items counted (`cols`).")
+    ("(rest, cols, at, starts, some): `every_item`'s split of the items, once per table: the most frequent items of the "
+     "features with no missing value (`rest`, derived), the items counted (`cols`), where in `cols` the other items of "
+     "those features lie (`at`, by feature), where each feature's start there (`starts`), and which have any (`some`).")
     if (got := checks.__dict__.get('_derived')) is not None: return got
-    fo, (first, complete, top) = checks.fo, _tops(checks)
+    fo, (_, complete, top) = checks.fo, _tops(checks)
     blocks = np.flatnonzero(complete) if checks.n >= PLAIN_ROWS else np.zeros(0, np.int64)   # short: every item counted
     rest = top[blocks]
     if len(rest) == len(fo): blocks, rest = blocks[1:], rest[1:]              # features of one item each: count one
-    checks._derived = first, blocks, rest, np.setdiff1d(np.arange(len(fo)), rest)
+    cols = np.setdiff1d(np.arange(len(fo)), rest)
+    derived = np.zeros(int(fo.max(initial=-1)) + 1, bool); derived[blocks] = True
+    at = np.flatnonzero(derived[fo[cols]])                                     # by feature: items are by feature
+    size = np.bincount(fo[cols][at], minlength=len(derived))[blocks]           # a feature's other items (0: one item)
+    checks._derived = rest, cols, at, (np.cumsum(size) - size)[size > 0], size > 0
     return checks._derived
 
 
@@ -142,11 +147,15 @@ def every_item(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
 ):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
-    (first, blocks, rest, cols), bits = _derived(checks), checks.bits if bits is None else bits
+    (rest, cols, at, starts, some), bits = _derived(checks), checks.bits if bits is None else bits
     if not len(rest): yield from cooccurrence(bits, sets, memory_mb=memory_mb); return   # nothing to derive
+    one = len(starts) == len(at)                                                # each has one other item (binary)
     for s0, part in cooccurrence(bits, sets, cols, memory_mb=memory_mb):
-        N = np.zeros((len(part), len(checks.fo)), np.int64); N[:, cols] = part
-        N[:, rest] = support[s0:s0 + len(part), None] - np.add.reduceat(N, first, axis=1)[:, blocks]
+        N = np.empty((len(part), len(checks.fo)), np.int64); N[:, cols] = part   # every column is set: these, and
+        others = part[:, at] if one else np.add.reduceat(part[:, at], starts, axis=1) if len(at) else 0
+        held = support[s0:s0 + len(part), None]                                  # the rest: the antecedent's rows
+        if some.all(): N[:, rest] = held - others                               # less those of the other items
+        else: d = np.repeat(held, len(rest), 1); d[:, some] -= others; N[:, rest] = d   # (a feature of one item: none)
         yield s0, N
 
 # %% ../nbs/08_mining.ipynb #cd8546c2
