@@ -293,6 +293,7 @@ def exact_level(
     cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
     alone = grow is None and not raises and columns is None             # rules alone: counted as `dense_counts` does
     keep_ = keep or (lambda rules: rules)
+    lift = checks.th['min_lift'] / checks.n * (1 - 1e-12) * counts[cols]  # nAC >= nA * lift: lift, screened a hair low
     if alone: rules.append(_rules_alone(checks, sets, support, memory_mb, bar, keep))
     counted = () if alone else every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
         cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb)
@@ -306,7 +307,7 @@ def exact_level(
         ok = checks.thresholds(support[s][r], N[r, k], counts[c])
         rules.append(keep_(RuleCounts(sets[s][r[ok]], c[ok], support[s][r[ok]], N[r[ok], k[ok]])))
         if raises:
-            r, k = np.nonzero(N * checks.n >= checks.th['min_lift'] * support[s][:, None] * counts[cols])   # a float pre-screen
+            r, k = np.nonzero(N >= support[s][:, None] * lift)              # a float pre-screen (`_raises` decides)
             c = cols[k]
             ok = _other(checks, sets[s], r, c)
             r, k, c = r[ok], k[ok], c[ok]
