@@ -28,7 +28,7 @@ from .streaming import SAMPLE_ROWS, Scan, Source, as_frame, open_table, peak_mem
 if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 
 # %% auto #0
-__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
+__all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'ROW_BLOCK', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
            'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
            'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'PRUNINGS', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
            'MEASURES', 'SHORT_STEPS', 'FALLING', 'RULE_CHECKS', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis',
@@ -132,6 +132,15 @@ def _derived(checks: Checks) -> tuple:
     checks._derived = rest, cols, at, (np.cumsum(size) - size)[size > 0], size > 0
     return checks._derived
 
+ROW_BLOCK = 64   # `every_item` puts a chunk's counts in item order this many rows at a time
+
+def _order(checks: Checks) -> np.ndarray:
+    "(D,) where each item's count lies among `every_item`'s counted columns followed by its derived ones."
+    if (got := checks.__dict__.get('_order')) is None:
+        rest, cols = _derived(checks)[:2]
+        got = checks._order = np.argsort(np.r_[cols, rest], kind='stable')
+    return got
+
 
 # %% ../nbs/08_mining.ipynb #f00bee4c
 def _least(checks: Checks, support: np.ndarray) -> np.ndarray:
@@ -149,13 +158,17 @@ def every_item(
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
     (rest, cols, at, starts, some), bits = _derived(checks), checks.bits if bits is None else bits
     if not len(rest): yield from cooccurrence(bits, sets, memory_mb=memory_mb); return   # nothing to derive
-    one = len(starts) == len(at)                                                # each has one other item (binary)
+    one, nc, order = len(starts) == len(at), len(cols), _order(checks)       # one: each has one other item (binary)
     for s0, part in cooccurrence(bits, sets, cols, memory_mb=memory_mb):
-        N = np.empty((len(part), len(checks.fo)), np.int64); N[:, cols] = part   # every column is set: these, and
-        others = part[:, at] if one else np.add.reduceat(part[:, at], starts, axis=1) if len(at) else 0
-        held = support[s0:s0 + len(part), None]                                  # the rest: the antecedent's rows
-        if some.all(): N[:, rest] = held - others                               # less those of the other items
-        else: d = np.repeat(held, len(rest), 1); d[:, some] -= others; N[:, rest] = d   # (a feature of one item: none)
+        N = np.empty((len(part), len(checks.fo)), np.int64)
+        both = np.empty((min(ROW_BLOCK, len(part)), len(checks.fo)), np.int64)  # the counted columns, then the derived
+        for r0 in range(0, len(part), ROW_BLOCK):                               # a block of rows at a time (in cache)
+            p = part[r0:r0 + ROW_BLOCK]; k, held = len(p), support[s0 + r0:s0 + r0 + len(p), None]
+            both[:k, :nc] = p
+            others = p[:, at] if one else np.add.reduceat(p[:, at], starts, axis=1) if len(at) else 0
+            if some.all(): np.subtract(held, others, out=both[:k, nc:], casting='unsafe')   # the antecedent's rows, less
+            else: d = both[:k, nc:]; d[:] = held; d[:, some] -= others          # those of the other items (one-item features: none)
+            N[r0:r0 + k] = np.take(both[:k], order, axis=1)                     # by item: one gather, not two scatters
         yield s0, N
 
 # %% ../nbs/08_mining.ipynb #cd8546c2
