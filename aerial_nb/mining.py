@@ -117,9 +117,10 @@ def _tops(checks: Checks) -> tuple:
     return checks._tops
 
 def _derived(checks: Checks) -> tuple:
-    ("(rest, cols, at, starts, some): `every_item`'s split of the items, once per table: the most frequent items of the "
-     "features with no missing value (`rest`, derived), the items counted (`cols`), where in `cols` the other items of "
-     "those features lie (`at`, by feature), where each feature's start there (`starts`), and which have any (`some`).")
+    ("(rest, cols, at, starts, some, order): `every_item`'s split of the items, once per table: the most frequent items "
+     "of the features with no missing value (`rest`, derived), the items counted (`cols`), where in `cols` the other "
+     "items of those features lie (`at`, by feature), where each feature's start there (`starts`), which have any "
+     "(`some`), and where each item lies among the counted columns followed by the derived ones (`order`).")
     if (got := checks.__dict__.get('_derived')) is not None: return got
     fo, (_, complete, top) = checks.fo, _tops(checks)
     blocks = np.flatnonzero(complete) if checks.n >= PLAIN_ROWS else np.zeros(0, np.int64)   # short: every item counted
@@ -129,17 +130,11 @@ def _derived(checks: Checks) -> tuple:
     derived = np.zeros(int(fo.max(initial=-1)) + 1, bool); derived[blocks] = True
     at = np.flatnonzero(derived[fo[cols]])                                     # by feature: items are by feature
     size = np.bincount(fo[cols][at], minlength=len(derived))[blocks]           # a feature's other items (0: one item)
-    checks._derived = rest, cols, at, (np.cumsum(size) - size)[size > 0], size > 0
+    order = np.argsort(np.r_[cols, rest], kind='stable')
+    checks._derived = rest, cols, at, (np.cumsum(size) - size)[size > 0], size > 0, order
     return checks._derived
 
 ROW_BLOCK = 64   # `every_item` puts a chunk's counts in item order this many rows at a time
-
-def _order(checks: Checks) -> np.ndarray:
-    "(D,) where each item's count lies among `every_item`'s counted columns followed by its derived ones."
-    if (got := checks.__dict__.get('_order')) is None:
-        rest, cols = _derived(checks)[:2]
-        got = checks._order = np.argsort(np.r_[cols, rest], kind='stable')
-    return got
 
 
 # %% ../nbs/08_mining.ipynb #f00bee4c
@@ -156,9 +151,9 @@ def every_item(
     memory_mb: float = 256,  # working-memory bound of one chunk of counts
 ):                           # yields (start, (k, D) int64): rows holding sets[start + i] and item j
     "`cooccurrence` of `sets` with every item, one item of each feature with no missing value taken as the rest of the rows."
-    (rest, cols, at, starts, some), bits = _derived(checks), checks.bits if bits is None else bits
+    (rest, cols, at, starts, some, order), bits = _derived(checks), checks.bits if bits is None else bits
     if not len(rest): yield from cooccurrence(bits, sets, memory_mb=memory_mb); return   # nothing to derive
-    one, nc, order = len(starts) == len(at), len(cols), _order(checks)       # one: each has one other item (binary)
+    one, nc = len(starts) == len(at), len(cols)                               # one: each has one other item (binary)
     for s0, part in cooccurrence(bits, sets, cols, memory_mb=memory_mb):
         N = np.empty((len(part), len(checks.fo)), np.int64)
         both = np.empty((min(ROW_BLOCK, len(part)), len(checks.fo)), np.int64)  # the counted columns, then the derived
