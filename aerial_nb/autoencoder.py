@@ -18,9 +18,9 @@ from .encoding import Encoder, check_flag
 from .quality import check_training
 
 # %% auto #0
-__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS', 'MIN_SHOWS',
-           'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble', 'Model',
-           'masked_rows', 'training_budget', 'usable_device', 'train']
+__all__ = ['STEPS_TIMES_WIDTH', 'STEPS', 'CYCLE', 'CYCLE_ITEMS', 'HIDDEN', 'POOL', 'SHOWS', 'TRAIN_BUDGET', 'MIN_STEPS',
+           'MIN_SHOWS', 'feature_softmax', 'AutoEncoder', 'aerial_loss', 'default_training', 'cpu_threads', 'Ensemble',
+           'Model', 'masked_rows', 'training_budget', 'usable_device', 'train']
 
 # %% ../nbs/06_network.ipynb #01b4fabe
 def feature_softmax(
@@ -220,14 +220,14 @@ def _codes_of(X: torch.Tensor, enc: Encoder) -> torch.Tensor:
 # %% ../nbs/06_network.ipynb #45e8bf64
 def _masked(codes, starts, uniform, feature_of, observe: int, gen) -> tuple:
     ("`masked_rows` with the network's constants given: (b, D) masked input, (b, D) one-hot rows, "
-     "(b, k) their items (D where unknown).")
+     "(b, k) their items (D where unknown), (b, k) bool: the features shown.")
     b, k = codes.shape
     codes = codes.to(uniform.device, torch.long)
     items = torch.where(codes >= 0, codes + starts, len(uniform))
     y = torch.zeros(b, len(uniform) + 1, device=uniform.device).scatter_(1, items, 1.0)[:, :-1]
     shown = (torch.rand(b, k, generator=gen, device='cpu') * k
              < torch.randint(0, observe + 1, (b, 1), generator=gen, device='cpu')).to(uniform.device) & (codes >= 0)
-    return torch.where(shown[:, feature_of], y, uniform), y, items
+    return torch.where(shown[:, feature_of], y, uniform), y, items, shown
 
 # %% ../nbs/06_network.ipynb #a597440e
 def masked_rows(
@@ -237,7 +237,7 @@ def masked_rows(
     gen: torch.Generator,   # CPU generator for the masks
 ) -> tuple:                 # (b, D) masked input, (b, D) clean one-hot rows
     "Training rows that look like test vectors: a few features shown, the others uniform."
-    x, y, _ = _masked(codes, torch.cumsum(net.sizes, 0) - net.sizes, (1.0 / net.sizes.float())[net.feature_of],
+    x, y, _, _ = _masked(codes, torch.cumsum(net.sizes, 0) - net.sizes, (1.0 / net.sizes.float())[net.feature_of],
                       net.feature_of, observe, gen)
     return x, y
 
@@ -245,12 +245,17 @@ def masked_rows(
 def _linears(net: AutoEncoder) -> list: return [m for m in [*net.encoder, *net.decoder] if isinstance(m, nn.Linear)]
 
 # %% ../nbs/06_network.ipynb #94299c8a
+def _per_feature(t: torch.Tensor, feature_of: torch.Tensor, k: int) -> torch.Tensor:
+    "(b, D): each entry replaced by the sum of its feature's entries in its row."
+    return t.new_zeros(len(t), k).index_add_(1, feature_of, t)[:, feature_of]
+
 def _loss_grads(
     layers: list,           # the network's Linear layers, input to output (tanh between them)
     x: torch.Tensor,        # (b, D) input rows
-    y: torch.Tensor,        # (b, D) clean one-hot rows
-    blocks: torch.Tensor,   # (D, k) 0/1: column j belongs to feature i
-    items: torch.Tensor = None, # (b, k) the item of each feature in `y` (D where unknown), to compute the loss from k outputs a row
+    y: torch.Tensor,        # (b, D) targets: one-hot rows, or each feature's distribution (all zero where unknown)
+    feature_of: torch.Tensor, # (D,) the feature of each column
+    k: int,                 # features
+    items: torch.Tensor = None, # (b, k) the item of each feature in a one-hot `y` (D where unknown), to compute the loss from k outputs a row
 ) -> tuple:                 # the loss, and the gradient of every weight and bias, in layer order
     "Cross-entropy of each feature's softmax against `y`, and its gradients, computed by hand."
     acts = [x]
@@ -258,10 +263,10 @@ def _loss_grads(
         z = torch.addmm(l.bias, acts[-1], l.weight.t())
         acts.append(z.tanh() if j < len(layers) - 1 else z)
     e = acts[-1].clamp(-30, 30).exp()                       # softmax per feature; logits this size need no shift
-    p = e / ((e @ blocks) @ blocks.t())
+    p = e / _per_feature(e, feature_of, k)
     if items is None: loss = -(y * p.clamp_min(1e-30).log()).sum() / len(y)
     else: loss = -(torch.cat([p, p.new_ones(len(p), 1)], 1).gather(1, items).clamp_min(1e-30).log().sum()) / len(y)
-    dz, grads = (p - y) / len(y), []
+    dz, grads = (p * _per_feature(y, feature_of, k) - y) / len(y), []     # a feature's target mass: 1, or 0 where unknown
     for j in range(len(layers) - 1, -1, -1):
         grads = [dz.t() @ acts[j], dz.sum(0)] + grads
         if j: dz = (dz @ layers[j].weight) * (1 - acts[j] * acts[j])
@@ -287,6 +292,7 @@ class _Adam:
 STEPS, CYCLE = 100, 25    # default length of `train` without `until`; steps per cycle
 CYCLE_ITEMS = 500         # a cycle has CYCLE steps for every CYCLE_ITEMS items of one-hot width, begun
 HIDDEN = 512              # the hidden layer of a model trained for verified rules is at most this wide
+POOL = 512                # rows drawn at each step whose exact counts give the masked features' targets (see the text)
 
 # %% ../nbs/06_network.ipynb #934f16e1
 class _Centred:
@@ -320,13 +326,27 @@ class _Member:
         self.pos += b
         return self.order[self.pos - b:self.pos]
 
-    def cycle(self, codes: torch.Tensor, s: dict, blocks: torch.Tensor, steps: int, bar) -> list:
+    def pooled(self, codes: torch.Tensor, y: torch.Tensor, shown: torch.Tensor, pool: int) -> torch.Tensor:
+        ("The targets of a batch (its one-hot rows `y`): a shown feature its own item; a masked one its distribution "
+         "among the rows that hold every item the row shows, counted on `pool` rows drawn at random and the row "
+         "itself (on every row, where the table has at most `pool`).")
+        if not pool: return y
+        every = len(codes) <= pool
+        drawn = codes if every else codes[torch.randint(0, len(codes), (pool,), generator=self.gen, device='cpu')]
+        P = _onehot(drawn.to(self.starts.device), self.starts, y.shape[1])      # (pool, D)
+        on = y * shown[:, self.net.feature_of]                                  # (b, D) the items each row shows
+        M = (P @ on.t() > on.sum(1) - 0.5).to(P.dtype)                         # (pool, b) holds every one of them
+        T = (M.t() @ P + (0 if every else y)) / (M.sum(0) + (0 if every else 1))[:, None]   # (the row is among every row)
+        return torch.where(shown[:, self.net.feature_of], y, T)
+
+    def cycle(self, codes: torch.Tensor, s: dict, steps: int, bar) -> list:
         "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
-        history = []
+        history, k = [], len(self.net.sizes)
         for i in range(steps):
-            x, y, items = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
-                                  self.uniform, self.net.feature_of, s['observe'], self.gen)
-            loss, grads = _loss_grads(self.layers, x - self.uniform, y, blocks, items)
+            x, y, _, shown = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
+                                     self.uniform, self.net.feature_of, s['observe'], self.gen)
+            y = self.pooled(codes, y, shown, s.get('pool', 0))
+            loss, grads = _loss_grads(self.layers, x - self.uniform, y, self.net.feature_of, k)
             if not torch.isfinite(loss):
                 raise ValueError(f'training diverged at step {len(history) + 1}: the loss is {float(loss)}; '
                                  'try a smaller lr')
@@ -377,8 +397,6 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
     # a feature at a time: no (n, k) int64 copy
     counts = torch.cat([torch.bincount(col[col >= 0].long(), minlength=c) for col, c in zip(codes.T, encoder.sizes)])
     freq = (counts / len(codes)).to(device)
-    blocks = torch.zeros(encoder.n_items, len(encoder), device=device)
-    blocks[torch.arange(encoder.n_items, device=device), torch.as_tensor(encoder.feature_of, device=device)] = 1
     members = [_Member(encoder, s['layers'], s['hidden'], freq, s['seed'] + i, s['weight_decay'], device)
                for i in range(s['models'])]
     bar = tqdm(total=s['steps'], desc='training', unit='step', disable=not progress, leave=False)
@@ -388,7 +406,7 @@ def _train_verified(codes, encoder, s: dict, until, device, progress: bool) -> M
     with bar, cpu_threads(batch * encoder.n_items if device.type == 'cpu' else 1 << 30):
         while True:
             steps = min(cycle, s['steps'] - len(history))
-            history += np.mean([m.cycle(codes, s, blocks, steps, bar) for m in members], 0).tolist()
+            history += np.mean([m.cycle(codes, s, steps, bar) for m in members], 0).tolist()
             nets = [m.net.eval() for m in members]
             model = Model(nets[0] if len(nets) == 1 else Ensemble(nets), encoder, history, dict(s, steps=len(history)))
             stop = until(model) if until is not None and len(history) >= least else None   # see `MIN_SHOWS`
@@ -428,15 +446,16 @@ def train(
     until=None,             # called with the model after every cycle: a stop reason (text) ends training
     observe: int = 2,       # training rows show 0..observe features: the antecedent lengths asked about
     hidden: int = HIDDEN,   # the hidden layer is at most this wide (paper: half the input, always)
+    pool: int = POOL,       # a masked feature's target: its distribution over this many rows drawn each step (0: the row's own item)
 ) -> Model:
     ("Train Aerial+'s denoising autoencoder (or `models` of them, averaged) on the rows `X`; "
      "`Model.settings` holds the arguments that repeat it, and why training stopped.")
     X = _as_codes(X, encoder)
     o = check_training(models=models, seed=seed, layers=layers, epochs=epochs, batch_size=batch_size, steps=steps, lr=lr,
-                       weight_decay=weight_decay, noise=noise, observe=observe, hidden=hidden, device=device)
+                       weight_decay=weight_decay, noise=noise, observe=observe, hidden=hidden, pool=pool, device=device)
     lr, weight_decay, noise = o['lr'], o['weight_decay'], o['noise']
-    models, seed, layers, epochs, batch_size, steps, observe, hidden = (  # NumPy's integers as Python's (torch, JSON)
-        o[k] for k in ('models', 'seed', 'layers', 'epochs', 'batch_size', 'steps', 'observe', 'hidden'))
+    models, seed, layers, epochs, batch_size, steps, observe, hidden, pool = (  # NumPy's integers as Python's (torch, JSON)
+        o[k] for k in ('models', 'seed', 'layers', 'epochs', 'batch_size', 'steps', 'observe', 'hidden', 'pool'))
     check_flag(progress, 'progress'); check_flag(paper, 'paper')
     if epochs is not None and steps is not None:                      # one would be left unsaid
         raise ValueError(f'epochs={epochs} and steps={steps} both set how long training runs; give one of them')
@@ -451,5 +470,5 @@ def train(
     total = steps or (epochs * math.ceil(len(X) / batch) if epochs else
                       training_budget(encoder, batch, min(hidden, encoder.n_items // 2 or 1), observe) if until else STEPS)
     s = dict(paper=False, layers=layers, hidden=hidden, batch_size=batch, lr=lr or 1e-2, weight_decay=weight_decay,
-             observe=observe, seed=seed, models=models, steps=total)
+             observe=observe, pool=pool, seed=seed, models=models, steps=total)
     return _train_verified(X, encoder, s, until, device, progress)

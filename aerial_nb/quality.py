@@ -583,13 +583,14 @@ def check_thresholds(
 # %% ../nbs/05_quality.ipynb #8161dcb4
 MAX_STEPS = 10**9   # training steps, epochs, batch rows: at most this many
 TRAINING_LIMITS = dict(layers=(1, 8), epochs=(1, MAX_STEPS), steps=(1, MAX_STEPS), batch_size=(1, MAX_STEPS),
-                       models=(1, 1000), hidden=(2, MAX_STEPS), observe=(0, MAX_STEPS), seed=(0, 2**63 - 1))
+                       models=(1, 1000), hidden=(2, MAX_STEPS), observe=(0, MAX_STEPS), pool=(0, MAX_STEPS),
+                       seed=(0, 2**63 - 1))
 # a torch device's name: its kind and an optional index (cpu, cuda, cuda:1, mps, ...)
 DEVICE = r'(cpu|cuda|mps|xpu|xla|meta|hip|hpu|ipu|mtia|maia|ve|fpga|lazy|vulkan|opengl|opencl|ideep|mkldnn|privateuseone)(:\d+)?'
 
 # %% ../nbs/05_quality.ipynb #7cbf4098
 def check_training(**options) -> dict:
-    ("`train`'s options (layers, epochs, steps, batch_size, models, hidden, observe, seed; lr, weight_decay, noise; "
+    ("`train`'s options (layers, epochs, steps, batch_size, models, hidden, observe, pool, seed; lr, weight_decay, noise; "
      "device), each refused in one line naming it; None means the default. Numbers come back as numbers.")
     out = dict(options)
     for k, v in options.items():
