@@ -334,19 +334,20 @@ class _Member:
         every = len(codes) <= pool
         drawn = codes if every else codes[torch.randint(0, len(codes), (pool,), generator=self.gen, device='cpu')]
         P = _onehot(drawn.to(self.starts.device), self.starts, y.shape[1])      # (pool, D)
-        on = y * shown[:, self.net.feature_of]                                  # (b, D) the items each row shows
+        mask = shown[:, self.net.feature_of]                                    # (b, D) the items of the features shown
+        on = y * mask                                                           # (b, D) the items each row shows
         M = (P @ on.t() > on.sum(1) - 0.5).to(P.dtype)                         # (pool, b) holds every one of them
         T = (M.t() @ P + (0 if every else y)) / (M.sum(0) + (0 if every else 1))[:, None]   # (the row is among every row)
-        return torch.where(shown[:, self.net.feature_of], y, T)
+        return torch.where(mask, y, T)
 
     def cycle(self, codes: torch.Tensor, s: dict, steps: int, bar) -> list:
         "Train `steps` steps as the learning rate falls linearly from `s['lr']` to 0; the loss of each."
         history, k = [], len(self.net.sizes)
         for i in range(steps):
-            x, y, _, shown = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
+            x, y, items, shown = _masked(codes[self.rows(len(codes), min(s['batch_size'], len(codes)))], self.starts,
                                      self.uniform, self.net.feature_of, s['observe'], self.gen)
-            y = self.pooled(codes, y, shown, s.get('pool', 0))
-            loss, grads = _loss_grads(self.layers, x - self.uniform, y, self.net.feature_of, k)
+            y = self.pooled(codes, y, shown, s['pool'])
+            loss, grads = _loss_grads(self.layers, x - self.uniform, y, self.net.feature_of, k, None if s['pool'] else items)
             if not torch.isfinite(loss):
                 raise ValueError(f'training diverged at step {len(history) + 1}: the loss is {float(loss)}; '
                                  'try a smaller lr')
