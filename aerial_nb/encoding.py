@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_encoding.ipynb #3a77bb99
 from __future__ import annotations
-import datetime, decimal, difflib, inspect, re, warnings
+import copy, datetime, decimal, difflib, inspect, re, warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -271,6 +271,20 @@ class Encoder:
         one = [['1'], ['1', MISSING]] if self.missing == 'item' else [['1']]
         return [f for f, cs in zip(self.features, self.categories) if sorted(map(str, cs)) in one]
     def __len__(self): return len(self.features)
+    def __eq__(self, other):
+        "The same features, categories, reading of a missing cell and bin edges (compared value by value)."
+        if not isinstance(other, Encoder): return NotImplemented
+        return (self.features == other.features and self.categories == other.categories and self.missing == other.missing
+                and self.edges.keys() == other.edges.keys()
+                and all(np.array_equal(e, other.edges[f]) for f, e in self.edges.items()))
+    def __deepcopy__(self, memo):
+        ("A copy that shares no container with this one, made from its parts as they are (names and labels are "
+         "strings): pandas copies a rule table's `attrs`, the encoder among them, on every operation on the table.")
+        fast = dict(features=list, items=list, _index=dict, categories=lambda c: list(map(list, c)),
+                    sizes=np.copy, starts=np.copy, feature_of=np.copy)
+        new = memo[id(self)] = object.__new__(type(self))
+        new.__dict__.update({k: fast[k](v) if k in fast else copy.deepcopy(v, memo) for k, v in vars(self).items()})
+        return new
     def __repr__(self):
         return f'Encoder({len(self.features)} features, {self.n_items} items: ' + ', '.join(
             f'{f}[{c}]' for f, c in zip(self.features[:6], self.sizes[:6])) + (', …)' if len(self) > 6 else ')')
