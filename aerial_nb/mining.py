@@ -783,8 +783,10 @@ def _near_records(checks: Checks, enc: Encoder, top: int = 3, memory_mb: float =
         conf = np.where(_own(checks.fo, sets[s0:s0 + len(N)]) | ~checks.cons_ok | checks.dominant
                         | (checks.n * N <= nA * checks.counts),
                         -1.0, N / np.maximum(nA, 1))                        # items that raise the consequent
-        r, c = np.unravel_index(np.argsort(-conf, axis=None)[:top], conf.shape)
-        best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c) if conf[i, j] > 0]
+        flat = conf.ravel(); up = np.flatnonzero(flat > 0)
+        if len(up) > top: up = up[flat[up] >= np.partition(flat[up], len(up) - top)[len(up) - top]]   # no full sort
+        r, c = np.unravel_index(up[np.lexsort((up, -flat[up]))][:top], conf.shape)   # ties: the first pair
+        best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c)]
     best = sorted(best, key=lambda b: -b[0])[:top]
     if not best: return []
     a, c, nAC = (np.array([b[k] for b in best], np.int64) for k in (1, 2, 3))
