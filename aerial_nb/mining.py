@@ -229,7 +229,7 @@ def pair_counts(
     return N
 
 # %% ../nbs/08_mining.ipynb #004fa26c
-DENSE = 0.1    # a chunk of the model path whose gate lets through more than this share of its pairs is counted in full
+DENSE = 0.1    # a chunk with more than this share of its pairs to count (the model's gate, or left after a share of rows) is counted in full
 HEAD, HEAD_ROWS = 0.25, 1 << 14   # counting every pair, a quarter of the rows at a time (on tables this long)
 
 # %% ../nbs/08_mining.ipynb #67885f23
