@@ -412,12 +412,21 @@ _CODE = re.compile(r'[+-]?0\d')   # a leading zero before a digit
 
 # %% ../nbs/02_encoding.ipynb #0d365f03
 _BIG = re.compile(r'[+-]?[0-9]{16,}')   # a whole number written out that may lie past `EXACT`
+_SEP = '\x00'                          # joins many texts into one, searched at once (unless a text holds it)
+_CODE_IN = re.compile(r'(?:\A|\x00)\s*[+-]?0\d')                         # `_CODE` at the start of a joined text
+_BIG_IN = re.compile(r'(?:\A|\x00)\s*([+-]?[0-9]{16,})\s*(?=\x00|\Z)')  # `_BIG`: the whole of a joined text
+
+def _code_text(t: str) -> bool:
+    "Whether one text is a code (see `codes_like`)."
+    return bool(_CODE.match(t.strip()) or (_BIG.fullmatch(t.strip()) and abs(int(t)) > EXACT))
 
 def codes_like(u: pd.Series) -> bool:
     ("Whether some distinct text of `u` is a code: a leading zero (`007`, `-01`), or a whole number past `EXACT` "
      "(a barcode, an account), which floats would merge with its neighbours. A code, not a number.")
-    if len(u) <= 256 and all(isinstance(t, str) for t in u):       # few texts: plain Python is fastest
-        return any(_CODE.match(t.strip()) or (_BIG.fullmatch(t.strip()) and abs(int(t)) > EXACT) for t in u)
+    if all(isinstance(t, str) for t in u):
+        joined = _SEP.join(u) if len(u) > 256 else None                  # many texts: one search over them all
+        if joined is None or joined.count(_SEP) != len(u) - 1: return any(_code_text(t) for t in u)
+        return bool(_CODE_IN.search(joined)) or any(abs(int(t)) > EXACT for t in _BIG_IN.findall(joined))
     s = pd.Series(u, dtype=object).astype(str).str.strip()
     if s.str.match(_CODE.pattern).any(): return True
     return any(abs(int(t)) > EXACT for t in s[s.str.fullmatch(_BIG.pattern)])
@@ -469,15 +478,16 @@ class ColumnFit:
             self.typed = False                                                 # codes, not numbers: see `EXACT`
         self.text &= pd.api.types.is_string_dtype(s) or pd.api.types.is_object_dtype(s)
         if self.text and self.check_numbers and not self.coded and len(self.strays) <= STRAYS:   # on the distinct texts
-            u = pd.Series(pd.unique(v), dtype=object)
-            f = pd.to_numeric(u, errors='coerce')
-            self.infinite |= np.isin([-np.inf, np.inf], f.to_numpy(float))
+            u = pd.Series(pd.unique(v.to_numpy() if _numpy_backed(v) else v), dtype=object)
+            f = np.asarray(pd.to_numeric(u.to_numpy(), errors='coerce'), float)         # (arrays: no Series per column)
+            self.infinite |= np.isin([-np.inf, np.inf], f)
             self.coded |= codes_like(u)                                                     # 007: a code, not 7
-            seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
-            new = [t for t in u[f.isna()] if t not in seen][:STRAYS + 1 - len(self.strays)]
-            self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
+            if np.isnan(f).any():                                                           # texts that are not numbers
+                seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
+                new = [t for t in u.to_numpy()[np.isnan(f)] if t not in seen][:STRAYS + 1 - len(self.strays)]
+                self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
             self.numbers = not self.coded and not self.strays
-            self.integral &= _whole(f.to_numpy(float))
+            self.integral &= _whole(f)
             self.unique &= len(u) == len(v)                                                 # (within a batch)
         if self.typed:
             f = v.to_numpy(float); self.infinite |= np.isin([-np.inf, np.inf], f); f = f[np.isfinite(f)]
@@ -588,7 +598,7 @@ def _fit_column(c: ColumnFit, o: dict) -> tuple:
         raise ValueError(f'column {name!r} is named numeric but ' + (stray or f'holds {held} such as {c.first!r}')
                          + (f'; {hint}' if hint else ''))
     if stray and name not in o['categorical']: raise ValueError(f'column {name!r} holds numbers, but {stray}')
-    if text: distinct = pd.Series(pd.unique(pd.to_numeric(distinct)), dtype=object)
+    if text: distinct = pd.Series(pd.unique(pd.to_numeric(distinct.to_numpy())), dtype=object)
     def sampled():                        # the sample, as numbers: read only where bins need it
         values = c.values()
         if not text: return values
