@@ -30,13 +30,14 @@ if TYPE_CHECKING: from aerial_nb.autoencoder import Model
 # %% auto #0
 __all__ = ['MAX_EXTENSIONS', 'EXACT_BUDGET', 'REACH', 'METHODS', 'PLAIN_ROWS', 'ROW_BLOCK', 'BASIS_ITEMS', 'TERMS', 'BASIS_SHARE',
            'BASIS_WORK', 'DENSE', 'HEAD', 'HEAD_ROWS', 'PROBES', 'CALIBRATION_ROWS', 'PATIENCE', 'TOLERANCE',
-           'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'PRUNINGS', 'CELLS', 'TRAIN_OPTIONS', 'PAPER_FILTERS',
-           'MEASURES', 'SHORT_STEPS', 'FALLING', 'RULE_CHECKS', 'WIDE_GATE', 'rule_items', 'every_item', 'set_basis',
-           'pair_counts', 'dense_counts', 'exact_level', 'coraised', 'Calibration', 'model_level', 'choose_path',
-           'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning', 'PaperModeWarning', 'Summary',
-           'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer', 'functional', 'binned_joins',
-           'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules', 'top_rules', 'mine', 'find_itemsets',
-           'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule', 'verdict_text']
+           'STRUCTURE', 'SETTLED', 'GATE_SLACK', 'GATE_PROBES', 'PRUNINGS', 'FLOAT_ROWS', 'CELLS', 'TRAIN_OPTIONS',
+           'PAPER_FILTERS', 'MEASURES', 'SHORT_STEPS', 'FALLING', 'RULE_CHECKS', 'WIDE_GATE', 'rule_items',
+           'every_item', 'set_basis', 'pair_counts', 'dense_counts', 'exact_level', 'coraised', 'Calibration',
+           'model_level', 'choose_path', 'LengthReport', 'mine_levels', 'MiningWarning', 'NoRulesWarning',
+           'PaperModeWarning', 'Summary', 'near_misses', 'missed_rules', 'diagnose', 'onehot_codes', 'Trainer',
+           'functional', 'binned_joins', 'raw_functional', 'answers', 'find_rules', 'paper_check', 'fit_rules',
+           'top_rules', 'mine', 'find_itemsets', 'verified_itemsets', 'no_itemsets', 'mine_itemsets', 'verify_rule',
+           'verdict_text']
 
 # %% ../nbs/08_mining.ipynb #470f4223
 def _items(enc: Encoder, names, what: str) -> np.ndarray:
@@ -774,19 +775,30 @@ def _loosen(
     return out
 
 # %% ../nbs/08_mining.ipynb #5a69d259
+FLOAT_ROWS = 2**25   # on fewer rows, floating-point shares say exactly whether an item raises another
+
 def _near_records(checks: Checks, enc: Encoder, top: int = 3, memory_mb: float = 256) -> list:
     "`near_misses` as a list of dicts (what the diagnosis's message reads)."
     sets = np.flatnonzero(checks.ante_ok & ~checks.dominant)[:, None]        # near-constant items: never returned
-    best = []
-    for s0, N in cooccurrence(checks.bits, sets, memory_mb=memory_mb):
-        nA = checks.counts[sets[s0:s0 + len(N), 0]][:, None]
-        conf = np.where(_own(checks.fo, sets[s0:s0 + len(N)]) | ~checks.cons_ok | checks.dominant
-                        | (checks.n * N <= nA * checks.counts),
-                        -1.0, N / np.maximum(nA, 1))                        # items that raise the consequent
-        flat = conf.ravel(); up = np.flatnonzero(flat > 0)
-        if len(up) > top: up = up[flat[up] >= np.partition(flat[up], len(up) - top)[len(up) - top]]   # no full sort
-        r, c = np.unravel_index(up[np.lexsort((up, -flat[up]))][:top], conf.shape)   # ties: the first pair
-        best += [(conf[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r, c)]
+    n, counts, off = checks.n, checks.counts, ~checks.cons_ok | checks.dominant
+    share = counts / n                 # each item's share of the rows
+    best, conf, lose = [], None, None
+    for s0, N in every_item(checks, sets, counts[sets[:, 0]], memory_mb=memory_mb):
+        k, nA = len(N), counts[sets[s0:s0 + len(N), 0]][:, None]
+        if conf is None or len(conf) < k: conf, lose = np.empty(N.shape), np.empty(N.shape, bool)   # reused: no page faults
+        c_, l_ = conf[:k], lose[:k]
+        np.divide(N, np.maximum(nA, 1), out=c_)
+        if n < FLOAT_ROWS: np.less_equal(c_, share, out=l_)   # exact in floats (see the text)
+        else: np.less_equal(n * N, nA * counts, out=l_)
+        l_ |= off; l_ |= checks.fo[sets[s0:s0 + k]] == checks.fo                  # an allowed consequent of another feature
+        np.copyto(c_, -1.0, where=l_)                                             # only items that raise one
+        m = c_.max(1); pos = np.flatnonzero(m > 0)
+        if not len(pos): continue
+        least = np.partition(m[pos], len(pos) - top)[len(pos) - top] if len(pos) > top else np.nextafter(0, 1)
+        rows = pos[m[pos] >= least]                                         # the rows that may hold the best few
+        r, c = np.nonzero(c_[rows] >= least); r = rows[r]
+        pick = np.lexsort((r * N.shape[1] + c, -c_[r, c]))[:top]           # ties: the first pair
+        best += [(c_[i, j], sets[s0 + i, 0], j, N[i, j]) for i, j in zip(r[pick], c[pick])]
     best = sorted(best, key=lambda b: -b[0])[:top]
     if not best: return []
     a, c, nAC = (np.array([b[k] for b in best], np.int64) for k in (1, 2, 3))
