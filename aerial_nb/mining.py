@@ -86,15 +86,35 @@ def _other(checks: Checks, sets: np.ndarray, r: np.ndarray, c: np.ndarray) -> np
 
 
 # %% ../nbs/08_mining.ipynb #540ed5ba
+def _z(checks: Checks) -> float:
+    "The standard deviations above independence that the one-item rules' critical value asks (0: no test, only above it)."
+    a = checks.alphas[0]
+    return -NormalDist().inv_cdf(min(max(a, 1e-300), 0.5)) if a else 0.0
+
 def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     ("Whether an antecedent raises a consequent well beyond chance: lift at least `min_lift`, and as many standard "
      "deviations above independence as the one-item rules' critical value asks (a normal approximation).")
     n = checks.n
     expect = nA * nC / n
     sd = np.sqrt(np.maximum(expect * (1 - nC / n) * (n - nA) / max(n - 1, 1), 1e-12))
-    a = checks.alphas[0]                                            # 0: no significance test, only above independence
-    z = -NormalDist().inv_cdf(min(max(a, 1e-300), 0.5)) if a else 0.0
-    return ((nAC - expect) / sd >= z) & (n * nAC >= checks.th['min_lift'] * nA * nC)
+    return ((nAC - expect) / sd >= _z(checks)) & (n * nAC >= checks.th['min_lift'] * nA * nC)
+
+def _raise_floor(checks: Checks, nA: np.ndarray, nC: np.ndarray) -> np.ndarray:
+    ("(m, c) counts under which `_raises` says no for each antecedent of `nA` rows and consequent of `nC`: the larger "
+     "of its two bounds, a hair low (a float pre-screen; its standard deviation is a product of a row's and a column's).")
+    n, hair = checks.n, 1 - 1e-9
+    T = np.multiply.outer(nA * hair, nC / n)                                          # expected, under independence
+    S = np.multiply.outer(np.sqrt(nA * (n - nA) / (n * max(n - 1, 1))) * hair, np.sqrt(nC * (n - nC) / n) * _z(checks))
+    S += T; T *= checks.th['min_lift']
+    return np.maximum(T, S, out=T)
+
+def _may_raise(checks: Checks, N: np.ndarray, nA: np.ndarray, nC: np.ndarray) -> tuple:
+    "(r, k): the counts of N (antecedents of `nA` rows, consequents of `nC`) at or above `_raise_floor`, a block of rows at a time."
+    rs, ks = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for b in range(0, len(N), ROW_BLOCK):
+        r, k = np.nonzero(N[b:b + ROW_BLOCK] >= _raise_floor(checks, nA[b:b + ROW_BLOCK], nC))
+        rs.append(r + b); ks.append(k)
+    return np.concatenate(rs), np.concatenate(ks)
 
 # %% ../nbs/08_mining.ipynb #43cb3ab4
 MAX_EXTENSIONS = 10**7   # at most this many extensions of one length are listed (past it, `coraised` prunes)
@@ -302,7 +322,6 @@ def exact_level(
     cols = np.arange(D) if columns is None else np.asarray(columns, np.int64)
     alone = grow is None and not raises and columns is None             # rules alone: counted as `dense_counts` does
     keep_ = keep or (lambda rules: rules)
-    lift = checks.th['min_lift'] / checks.n * (1 - 1e-12) * counts[cols]  # nAC >= nA * lift: lift, screened a hair low
     if alone: rules.append(_rules_alone(checks, sets, support, memory_mb, bar, keep))
     counted = () if alone else every_item(checks, sets, support, memory_mb=memory_mb) if columns is None else \
         cooccurrence(checks.bits, sets, columns, memory_mb=memory_mb)
@@ -316,7 +335,7 @@ def exact_level(
         ok = checks.thresholds(support[s][r], N[r, k], counts[c])
         rules.append(keep_(RuleCounts(sets[s][r[ok]], c[ok], support[s][r[ok]], N[r[ok], k[ok]])))
         if raises:
-            r, k = np.nonzero(N >= support[s][:, None] * lift)              # a float pre-screen (`_raises` decides)
+            r, k = _may_raise(checks, N, support[s], counts[cols])         # a float pre-screen (`_raises` decides)
             c = cols[k]
             ok = _other(checks, sets[s], r, c)
             r, k, c = r[ok], k[ok], c[ok]
