@@ -151,6 +151,8 @@ def stage_model(model: Model, path: Path) -> Path:
     return tmp
 
 # %% ../nbs/11_persist.ipynb #5219a793
+_BUSY = 'other processes keep saving models there; try again'   # a folder whose saves never pause
+
 def put_folder(
     tmp: Path,            # the new model's folder, written beside `path` (`stage_model`)
     path: Path,           # where it goes
@@ -174,7 +176,7 @@ def put_folder(
                 check_model_dir(path, option)                          # says what it holds
                 continue
             aside.append(old)
-        else: raise InputError(f'{option} {path}: other processes keep saving models there; try again')
+        else: raise InputError(f'{option} {path}: {_BUSY}')
     except BaseException:
         if aside and not path.exists(): os.rename(aside.pop(), path)     # the model that was there comes back
         raise
@@ -261,7 +263,7 @@ def _snapshot(path: Path, tries: int = 200) -> tuple:
             except OSError: replaced = seen is not None
             if not (replaced or _saving(path)): raise                         # no save under way: nothing there
             time.sleep(0.01)                                                  # between a save's renames: again
-    raise InputError(f'{path}: other processes keep saving models there; try again')
+    raise InputError(f'{path}: {_BUSY}')
 
 # %% ../nbs/11_persist.ipynb #fa17b9cb
 def _read_meta(path: Path, raw: bytes) -> dict:
