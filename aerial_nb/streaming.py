@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_streaming.ipynb #22312b27
 from __future__ import annotations
-import bz2, codecs, csv, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
+import bz2, codecs, csv, ctypes, ctypes.util, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,8 +22,8 @@ from .bitsets import BitTable, code_bits, item_counts
 # %% auto #0
 __all__ = ['CHUNK_ROWS', 'NA_VALUES', 'READ_ERRORS', 'READAHEAD', 'HEAD_BYTES', 'COMPRESSED', 'FORMATS', 'HIDDEN', 'BAR_DELAY',
            'mark_missing', 'Source', 'parquet_format', 'dictionary_schema', 'batch_frame', 'parquet_schema', 'is_glob',
-           'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'fit_table', 'training_rows', 'Scan',
-           'tally_unseen', 'scan', 'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table',
+           'parquet_files', 'as_frame', 'open_table', 'peak_memory_mb', 'release_memory', 'fit_table', 'training_rows',
+           'Scan', 'tally_unseen', 'scan', 'floor_bins', 'scan_table', 'describe', 'describe_text', 'read_table',
            'read_baskets']
 
 # %% ../nbs/04_streaming.ipynb #1c1b5a47
@@ -629,6 +629,15 @@ def peak_memory_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
+# %% ../nbs/04_streaming.ipynb #5af26503
+def release_memory() -> bool:
+    ("Hand the memory a pass has freed back to the system, where the C library can (glibc's `malloc_trim`; True when it "
+     "ran): a pass over a wide table frees thousands of column-sized arrays between the ones it keeps, and without this "
+     "the next pass starts on top of those holes rather than in them.")
+    try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
+    except (OSError, AttributeError): return False            # not glibc: nothing to do
+    trim(0); return True
+
 # %% ../nbs/04_streaming.ipynb #0c990ab1
 BAR_DELAY = 0.5   # seconds of reading before its progress bar shows
 
@@ -655,6 +664,7 @@ def fit_table(
         except ValueError as e:                              # a column's problem names the file that holds it
             if str(e).startswith(('column ', 'the table has no rows')) and source.name != 'table': raise ValueError(f'{source.name}: {e}') from None
             raise
+    release_memory()                                         # the next pass starts low (see `release_memory`)
     return enc
 
 # %% ../nbs/04_streaming.ipynb #af98756c
