@@ -738,8 +738,10 @@ def scan(
             sample.append(codes[keep])
             start += len(df); bar.update(len(df))
     if not start: raise ValueError(f'{source.name}: the table has no rows' if source.name != 'table' else 'the table has no rows')
-    return Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
-                dict(rows=start, training_rows=sum(map(len, sample)), **({'unseen': unseen} if unknown == 'ignore' else {})))
+    out = Scan(encoder, BitTable(blocks, encoder.n_items), np.concatenate(sample),
+               dict(rows=start, training_rows=sum(map(len, sample)), **({'unseen': unseen} if unknown == 'ignore' else {})))
+    release_memory()                                         # mining starts low (see `release_memory`)
+    return out
 
 # %% ../nbs/04_streaming.ipynb #94a1c1b8
 def floor_bins(enc: Encoder, bins='auto', edges: dict = None, paper: bool = False, **_) -> list:
