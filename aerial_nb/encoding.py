@@ -424,9 +424,11 @@ def codes_like(u: pd.Series) -> bool:
     ("Whether some distinct text of `u` is a code: a leading zero (`007`, `-01`), or a whole number past `EXACT` "
      "(a barcode, an account), which floats would merge with its neighbours. A code, not a number.")
     if all(isinstance(t, str) for t in u):
-        joined = _SEP.join(u) if len(u) > 256 else None                  # many texts: one search over them all
-        if joined is None or joined.count(_SEP) != len(u) - 1: return any(_code_text(t) for t in u)
-        return bool(_CODE_IN.search(joined)) or any(abs(int(t)) > EXACT for t in _BIG_IN.findall(joined))
+        if len(u) > 256:                                                 # many texts: one search over them all
+            joined = _SEP.join(u)
+            if joined.count(_SEP) == len(u) - 1:                         # (unless a text holds the separator)
+                return bool(_CODE_IN.search(joined)) or any(abs(int(t)) > EXACT for t in _BIG_IN.findall(joined))
+        return any(_code_text(t) for t in u)
     s = pd.Series(u, dtype=object).astype(str).str.strip()
     if s.str.match(_CODE.pattern).any(): return True
     return any(abs(int(t)) > EXACT for t in s[s.str.fullmatch(_BIG.pattern)])
@@ -482,9 +484,10 @@ class ColumnFit:
             f = np.asarray(pd.to_numeric(u.to_numpy(), errors='coerce'), float)         # (arrays: no Series per column)
             self.infinite |= np.isin([-np.inf, np.inf], f)
             self.coded |= codes_like(u)                                                     # 007: a code, not 7
-            if np.isnan(f).any():                                                           # texts that are not numbers
+            bad = np.isnan(f)                                                               # texts that are not numbers
+            if bad.any():
                 seen, at = {t for _, t in self.strays}, start + np.flatnonzero(here)
-                new = [t for t in u.to_numpy()[np.isnan(f)] if t not in seen][:STRAYS + 1 - len(self.strays)]
+                new = [t for t in u.to_numpy()[bad] if t not in seen][:STRAYS + 1 - len(self.strays)]
                 self.strays += [(int(at[np.argmax(v.to_numpy() == t)]), t) for t in new]
             self.numbers = not self.coded and not self.strays
             self.integral &= _whole(f)

@@ -99,20 +99,18 @@ def _raises(checks: Checks, nA, nAC, nC) -> np.ndarray:
     sd = np.sqrt(np.maximum(expect * (1 - nC / n) * (n - nA) / max(n - 1, 1), 1e-12))
     return ((nAC - expect) / sd >= _z(checks)) & (n * nAC >= checks.th['min_lift'] * nA * nC)
 
-def _raise_floor(checks: Checks, nA: np.ndarray, nC: np.ndarray) -> np.ndarray:
-    ("(m, c) counts under which `_raises` says no for each antecedent of `nA` rows and consequent of `nC`: the larger "
-     "of its two bounds, a hair low (a float pre-screen; its standard deviation is a product of a row's and a column's).")
-    n, hair = checks.n, 1 - 1e-9
-    T = np.multiply.outer(nA * hair, nC / n)                                          # expected, under independence
-    S = np.multiply.outer(np.sqrt(nA * (n - nA) / (n * max(n - 1, 1))) * hair, np.sqrt(nC * (n - nC) / n) * _z(checks))
-    S += T; T *= checks.th['min_lift']
-    return np.maximum(T, S, out=T)
-
 def _may_raise(checks: Checks, N: np.ndarray, nA: np.ndarray, nC: np.ndarray) -> tuple:
-    "(r, k): the counts of N (antecedents of `nA` rows, consequents of `nC`) at or above `_raise_floor`, a block of rows at a time."
+    ("(r, k): the counts of N (antecedents of `nA` rows, consequents of `nC`) at or above the larger of `_raises`' two "
+     "bounds, a hair low (a float pre-screen: the standard deviation is a product of a row's factor and a column's), "
+     "a block of rows at a time.")
+    n, hair = checks.n, 1 - 1e-9
+    share, col_sd = nC / n, np.sqrt(nC * (n - nC) / n) * _z(checks)                 # each consequent's, once
+    row_sd = np.sqrt(nA * (n - nA) / (n * max(n - 1, 1))) * hair
     rs, ks = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for b in range(0, len(N), ROW_BLOCK):
-        r, k = np.nonzero(N[b:b + ROW_BLOCK] >= _raise_floor(checks, nA[b:b + ROW_BLOCK], nC))
+        T = np.multiply.outer(nA[b:b + ROW_BLOCK] * hair, share)                     # expected, under independence
+        S = np.multiply.outer(row_sd[b:b + ROW_BLOCK], col_sd); S += T; T *= checks.th['min_lift']
+        r, k = np.nonzero(N[b:b + ROW_BLOCK] >= np.maximum(T, S, out=T))
         rs.append(r + b); ks.append(k)
     return np.concatenate(rs), np.concatenate(ks)
 

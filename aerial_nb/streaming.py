@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_streaming.ipynb #22312b27
 from __future__ import annotations
-import bz2, codecs, csv, ctypes, ctypes.util, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
+import bz2, codecs, csv, ctypes, ctypes.util, functools, glob, gzip, io, lzma, os, re, resource, stat, sys, tempfile, time, zipfile, zlib
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -630,12 +630,18 @@ def peak_memory_mb() -> float:
     return peak / 2**20 if sys.platform == 'darwin' else peak / 2**10
 
 # %% ../nbs/04_streaming.ipynb #5af26503
+@functools.cache
+def _malloc_trim():
+    "glibc's `malloc_trim`, looked up once (None where the C library has none)."
+    try: return ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
+    except (OSError, AttributeError): return None
+
 def release_memory() -> bool:
     ("Hand the memory a pass has freed back to the system, where the C library can (glibc's `malloc_trim`; True when it "
      "ran): a pass over a wide table frees thousands of column-sized arrays between the ones it keeps, and without this "
      "the next pass starts on top of those holes rather than in them.")
-    try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
-    except (OSError, AttributeError): return False            # not glibc: nothing to do
+    trim = _malloc_trim()
+    if trim is None: return False                            # not glibc: nothing to do
     trim(0); return True
 
 # %% ../nbs/04_streaming.ipynb #0c990ab1
